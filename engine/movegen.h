@@ -1,0 +1,285 @@
+// Legal move generation. One templated generator feeds a "sink": a move list
+// for search, or a counter that adds whole target sets by popcount for
+// bulk-counting perft leaves.
+#ifndef ENGINE_MOVEGEN_H_
+#define ENGINE_MOVEGEN_H_
+
+#include <cstddef>
+
+#include "engine/bitboard.h"
+#include "engine/position.h"
+#include "engine/types.h"
+
+namespace chess {
+
+enum class GenMode {
+  kAll,
+  kNoisy,  // captures (including en passant) and promotions
+};
+
+class MoveList {
+ public:
+  // Sink interface used by the generator.
+  void AddPiece(Square from, Bitboard targets, Bitboard enemies) {
+    for (Bitboard b = targets & enemies; b;)
+      Add(Move(from, PopLowest(b), kCapture));
+    for (Bitboard b = targets & ~enemies; b;)
+      Add(Move(from, PopLowest(b), kQuiet));
+  }
+  void AddPawn(Bitboard targets, int delta, int flag) {
+    while (targets) {
+      Square to = PopLowest(targets);
+      Add(Move(to - delta, to, flag));
+    }
+  }
+  void AddPromotions(Bitboard targets, int delta, int base_flag) {
+    while (targets) {
+      Square to = PopLowest(targets);
+      for (int p = 3; p >= 0; --p) Add(Move(to - delta, to, base_flag + p));
+    }
+  }
+  void Add(Move m) { moves_[size_++] = m; }
+
+  const Move* begin() const { return moves_; }
+  const Move* end() const { return moves_ + size_; }
+  Move* begin() { return moves_; }
+  Move* end() { return moves_ + size_; }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  Move operator[](size_t i) const { return moves_[i]; }
+  bool Contains(Move m) const;
+
+ private:
+  Move moves_[256];  // 218 is the most legal moves of any known position
+  size_t size_ = 0;
+};
+
+class MoveCounter {
+ public:
+  void AddPiece(Square, Bitboard targets, Bitboard) {
+    count_ += PopCount(targets);
+  }
+  void AddPawn(Bitboard targets, int, int) { count_ += PopCount(targets); }
+  void AddPromotions(Bitboard targets, int, int) {
+    count_ += 4 * PopCount(targets);
+  }
+  void Add(Move) { ++count_; }
+  uint64_t count() const { return count_; }
+
+ private:
+  uint64_t count_ = 0;
+};
+
+namespace internal {
+
+template <Color kUs, GenMode kMode, class Sink>
+void GenerateLegal(const Position& pos, Sink& sink) {
+  constexpr Color kThem = ~kUs;
+  constexpr int kUp = kUs == kWhite ? 8 : -8;
+  constexpr int kUpLeft = kUs == kWhite ? 7 : -9;
+  constexpr int kUpRight = kUs == kWhite ? 9 : -7;
+  constexpr Bitboard kPromotionRank = kUs == kWhite ? kRank7 : kRank2;
+  constexpr Bitboard kDoublePushRank = kUs == kWhite ? kRank3 : kRank6;
+
+  const Bitboard us = pos.pieces(kUs), them = pos.pieces(kThem);
+  const Bitboard occupied = us | them;
+  const Square king = pos.king_square(kUs);
+  const Bitboard their_rook_queens =
+      pos.pieces(kThem, kRook) | pos.pieces(kThem, kQueen);
+  const Bitboard their_bishop_queens =
+      pos.pieces(kThem, kBishop) | pos.pieces(kThem, kQueen);
+
+  const Bitboard checkers =
+      ((PawnAttacks(kUs, king) & pos.pieces(kThem, kPawn)) |
+       (KnightAttacks(king) & pos.pieces(kThem, kKnight)) |
+       (RookAttacks(king, occupied) & their_rook_queens) |
+       (BishopAttacks(king, occupied) & their_bishop_queens));
+
+  // King moves: a target is safe if no enemy attacks it once our king has left
+  // its square.
+  const Bitboard king_targets_mask = kMode == GenMode::kAll ? ~us : them;
+  Bitboard king_targets = KingAttacks(king) & king_targets_mask;
+  if (king_targets) {
+    const Bitboard occ_without_king = occupied ^ SquareBB(king);
+    Bitboard safe = 0;
+    while (king_targets) {
+      Square to = PopLowest(king_targets);
+      if ((PawnAttacks(kUs, to) & pos.pieces(kThem, kPawn)) ||
+          (KnightAttacks(to) & pos.pieces(kThem, kKnight)) ||
+          (KingAttacks(to) & pos.pieces(kThem, kKing)) ||
+          (RookAttacks(to, occ_without_king) & their_rook_queens) ||
+          (BishopAttacks(to, occ_without_king) & their_bishop_queens)) {
+        continue;
+      }
+      safe |= SquareBB(to);
+    }
+    sink.AddPiece(king, safe, them);
+  }
+  if (MoreThanOne(checkers)) return;
+
+  // Squares a non-king move must land on: anywhere, or blocking/capturing the
+  // checker.
+  const Bitboard check_mask =
+      checkers ? Between(king, LowestSquare(checkers)) | checkers
+               : ~Bitboard{0};
+  const Bitboard target_mask =
+      check_mask & (kMode == GenMode::kAll ? ~us : them);
+
+  // Pinned pieces: ours, alone between our king and an enemy slider.
+  Bitboard pinned = 0;
+  Bitboard snipers = (RookAttacks(king, them) & their_rook_queens) |
+                     (BishopAttacks(king, them) & their_bishop_queens);
+  while (snipers) {
+    Bitboard blockers = Between(king, PopLowest(snipers)) & occupied;
+    if (!MoreThanOne(blockers)) pinned |= blockers & us;
+  }
+
+  // Pawns.
+  const Bitboard pawns = pos.pieces(kUs, kPawn);
+  const Bitboard empty = ~occupied;
+  {
+    const Bitboard free_pawns = pawns & ~pinned;
+    const Bitboard lower = free_pawns & ~kPromotionRank;
+    const Bitboard promoting = free_pawns & kPromotionRank;
+    if constexpr (kMode == GenMode::kAll) {
+      Bitboard single = Shift<kUp>(lower) & empty;
+      Bitboard dbl = Shift<kUp>(single & kDoublePushRank) & empty & check_mask;
+      sink.AddPawn(single & check_mask, kUp, kQuiet);
+      sink.AddPawn(dbl, 2 * kUp, kDoublePush);
+    }
+    sink.AddPawn(Shift<kUpLeft>(lower) & them & check_mask, kUpLeft, kCapture);
+    sink.AddPawn(Shift<kUpRight>(lower) & them & check_mask, kUpRight,
+                 kCapture);
+    if (promoting) {
+      sink.AddPromotions(Shift<kUp>(promoting) & empty & check_mask, kUp,
+                         kPromotion);
+      sink.AddPromotions(Shift<kUpLeft>(promoting) & them & check_mask, kUpLeft,
+                         kPromotionCapture);
+      sink.AddPromotions(Shift<kUpRight>(promoting) & them & check_mask,
+                         kUpRight, kPromotionCapture);
+    }
+    // Pinned pawns move only along their pin line.
+    for (Bitboard b = pawns & pinned; b;) {
+      Square from = PopLowest(b);
+      const Bitboard pin_line = Line(king, from);
+      const Bitboard from_bb = SquareBB(from);
+      Bitboard push = Shift<kUp>(from_bb) & empty;
+      Bitboard dbl = Shift<kUp>(push & kDoublePushRank) & empty;
+      Bitboard captures = PawnAttacks(kUs, from) & them;
+      push &= pin_line & check_mask;
+      dbl &= pin_line & check_mask;
+      captures &= pin_line & check_mask;
+      if (from_bb & kPromotionRank) {
+        sink.AddPromotions(push, kUp, kPromotion);
+        for (Bitboard c = captures; c;) {
+          Square to = PopLowest(c);
+          sink.AddPromotions(SquareBB(to), to - from, kPromotionCapture);
+        }
+      } else {
+        if constexpr (kMode == GenMode::kAll) {
+          sink.AddPawn(push, kUp, kQuiet);
+          sink.AddPawn(dbl, 2 * kUp, kDoublePush);
+        }
+        for (Bitboard c = captures; c;) {
+          Square to = PopLowest(c);
+          sink.AddPawn(SquareBB(to), to - from, kCapture);
+        }
+      }
+    }
+    // En passant: rare, so check it exactly by trying it on the occupancy.
+    const Square ep = pos.en_passant_square();
+    if (ep != kNoSquare) {
+      const Square captured = ep - kUp;
+      for (Bitboard b = PawnAttacks(kThem, ep) & pawns; b;) {
+        Square from = PopLowest(b);
+        Bitboard occ =
+            (occupied ^ SquareBB(from) ^ SquareBB(captured)) | SquareBB(ep);
+        Bitboard attackers =
+            (RookAttacks(king, occ) & their_rook_queens) |
+            (BishopAttacks(king, occ) & their_bishop_queens) |
+            (checkers & ~SquareBB(captured) &
+             (pos.pieces(kThem, kPawn) | pos.pieces(kThem, kKnight)));
+        if (!attackers) sink.Add(Move(from, ep, kEnPassant));
+      }
+    }
+  }
+
+  // Knights (a pinned knight never moves), then sliders.
+  for (Bitboard b = pos.pieces(kUs, kKnight) & ~pinned; b;) {
+    Square from = PopLowest(b);
+    sink.AddPiece(from, KnightAttacks(from) & target_mask, them);
+  }
+  const Bitboard queens = pos.pieces(kUs, kQueen);
+  for (Bitboard b = pos.pieces(kUs, kBishop) | queens; b;) {
+    Square from = PopLowest(b);
+    Bitboard targets = BishopAttacks(from, occupied) & target_mask;
+    if (pinned & SquareBB(from)) targets &= Line(king, from);
+    if (queens & SquareBB(from)) {
+      Bitboard rook_targets = RookAttacks(from, occupied) & target_mask;
+      if (pinned & SquareBB(from)) rook_targets &= Line(king, from);
+      targets |= rook_targets;
+    }
+    sink.AddPiece(from, targets, them);
+  }
+  for (Bitboard b = pos.pieces(kUs, kRook); b;) {
+    Square from = PopLowest(b);
+    Bitboard targets = RookAttacks(from, occupied) & target_mask;
+    if (pinned & SquareBB(from)) targets &= Line(king, from);
+    sink.AddPiece(from, targets, them);
+  }
+
+  // Castling: never out of, through or into check.
+  if constexpr (kMode == GenMode::kAll) {
+    if (checkers) return;
+    constexpr int kKingSide = kUs == kWhite ? kWhiteKingSide : kBlackKingSide;
+    constexpr int kQueenSide =
+        kUs == kWhite ? kWhiteQueenSide : kBlackQueenSide;
+    constexpr Square kKingFrom = kUs == kWhite ? kE1 : kE8;
+    const int rights = pos.castling_rights();
+    auto attacked = [&](Square s) {
+      return (PawnAttacks(kUs, s) & pos.pieces(kThem, kPawn)) ||
+             (KnightAttacks(s) & pos.pieces(kThem, kKnight)) ||
+             (KingAttacks(s) & pos.pieces(kThem, kKing)) ||
+             (RookAttacks(s, occupied) & their_rook_queens) ||
+             (BishopAttacks(s, occupied) & their_bishop_queens);
+    };
+    if ((rights & kKingSide) &&
+        !(occupied & (SquareBB(kKingFrom + 1) | SquareBB(kKingFrom + 2))) &&
+        !attacked(kKingFrom + 1) && !attacked(kKingFrom + 2)) {
+      sink.Add(Move(kKingFrom, kKingFrom + 2, kKingCastle));
+    }
+    if ((rights & kQueenSide) &&
+        !(occupied & (SquareBB(kKingFrom - 1) | SquareBB(kKingFrom - 2) |
+                      SquareBB(kKingFrom - 3))) &&
+        !attacked(kKingFrom - 1) && !attacked(kKingFrom - 2)) {
+      sink.Add(Move(kKingFrom, kKingFrom - 2, kQueenCastle));
+    }
+  }
+}
+
+}  // namespace internal
+
+template <GenMode kMode = GenMode::kAll, class Sink>
+void GenerateLegal(const Position& pos, Sink& sink) {
+  if (pos.side_to_move() == kWhite) {
+    internal::GenerateLegal<kWhite, kMode>(pos, sink);
+  } else {
+    internal::GenerateLegal<kBlack, kMode>(pos, sink);
+  }
+}
+
+inline MoveList LegalMoves(const Position& pos) {
+  MoveList list;
+  GenerateLegal(pos, list);
+  return list;
+}
+
+inline uint64_t CountLegalMoves(const Position& pos) {
+  MoveCounter counter;
+  GenerateLegal(pos, counter);
+  return counter.count();
+}
+
+}  // namespace chess
+
+#endif  // ENGINE_MOVEGEN_H_

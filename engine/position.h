@@ -1,0 +1,87 @@
+// A chess position: bitboards plus a mailbox, updated by copy-make.
+#ifndef ENGINE_POSITION_H_
+#define ENGINE_POSITION_H_
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "engine/bitboard.h"
+#include "engine/types.h"
+
+namespace chess {
+
+inline constexpr absl::string_view kStartFen =
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+class Position {
+ public:
+  // Parses a FEN (4 to 6 fields; missing clocks default to "0 1"). Rejects
+  // anything that is not a legal position with a message naming the problem.
+  // The en-passant square is kept only when an en-passant capture is legal, so
+  // equal positions have equal keys.
+  static absl::StatusOr<Position> FromFen(absl::string_view fen);
+  static Position Start();
+  std::string ToFen() const;
+
+  // Plays a legal move (as produced by the move generator). Not checked.
+  void MakeMove(Move m);
+  // Passes the turn; only for positions not in check.
+  void MakeNullMove();
+
+  Color side_to_move() const { return side_; }
+  Piece piece_on(Square s) const { return board_[s]; }
+  Bitboard occupied() const { return by_color_[kWhite] | by_color_[kBlack]; }
+  Bitboard pieces(Color c) const { return by_color_[c]; }
+  Bitboard pieces(PieceType t) const { return by_type_[t]; }
+  Bitboard pieces(Color c, PieceType t) const {
+    return by_color_[c] & by_type_[t];
+  }
+  Square king_square(Color c) const { return LowestSquare(pieces(c, kKing)); }
+  int castling_rights() const { return castling_; }
+  Square en_passant_square() const { return en_passant_; }
+  int halfmove_clock() const { return halfmove_clock_; }
+  int fullmove_number() const { return fullmove_number_; }
+  Key key() const { return key_; }
+
+  // Pieces of both colours attacking `s` given `occupied`.
+  Bitboard AttackersTo(Square s, Bitboard occupied) const;
+  bool IsAttackedBy(Color attacker, Square s) const {
+    return AttackersTo(s, occupied()) & pieces(attacker);
+  }
+  Bitboard Checkers() const {
+    return AttackersTo(king_square(side_), occupied()) & pieces(~side_);
+  }
+  bool InCheck() const { return Checkers() != 0; }
+  // The piece a move captures (kNoPieceType for none), including en passant.
+  PieceType CapturedType(Move m) const;
+  // The Zobrist key recomputed from nothing; equals key() in a consistent
+  // position.
+  Key ComputeKey() const;
+
+ private:
+  void PutPiece(Piece p, Square s);
+  void RemovePiece(Square s);
+  void MovePiece(Square from, Square to);
+  bool EnPassantCaptureIsLegal(Square ep) const;
+  absl::Status Validate() const;
+
+  Bitboard by_type_[6] = {};
+  Bitboard by_color_[2] = {};
+  Piece board_[64];
+  Color side_ = kWhite;
+  uint8_t castling_ = 0;
+  Square en_passant_ = kNoSquare;
+  int halfmove_clock_ = 0;
+  int fullmove_number_ = 1;
+  Key key_ = 0;
+};
+
+char PieceToChar(Piece p);
+std::string SquareName(Square s);
+// "e4" -> square, or kNoSquare.
+Square ParseSquare(absl::string_view name);
+
+}  // namespace chess
+
+#endif  // ENGINE_POSITION_H_

@@ -1,0 +1,153 @@
+#include "engine/position.h"
+
+#include "engine/movegen.h"
+#include "engine/test_util.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace chess {
+namespace {
+
+using ::testing::HasSubstr;
+
+TEST(Fen, RoundTrip) {
+  for (const char* fen : {
+           "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+           "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 "
+           "1",
+           "8/8/8/4k3/3Pp3/8/8/4K3 b - d3 0 1",
+           "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+           "4k2r/6K1/8/8/8/8/8/8 w k - 57 120",
+       }) {
+    absl::StatusOr<Position> pos = Position::FromFen(fen);
+    ASSERT_TRUE(pos.ok()) << pos.status();
+    EXPECT_EQ(pos->ToFen(), fen);
+  }
+}
+
+TEST(Fen, RoundTripOverRandomGames) {
+  for (const Position& pos : testing::RandomPlayPositions(50, 120, 11)) {
+    absl::StatusOr<Position> again = Position::FromFen(pos.ToFen());
+    ASSERT_TRUE(again.ok()) << again.status();
+    ASSERT_EQ(again->ToFen(), pos.ToFen());
+    ASSERT_EQ(again->key(), pos.key());
+  }
+}
+
+TEST(Fen, ClocksAreOptional) {
+  absl::StatusOr<Position> pos =
+      Position::FromFen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -");
+  ASSERT_TRUE(pos.ok());
+  EXPECT_EQ(pos->ToFen(), kStartFen);
+}
+
+TEST(Fen, EnPassantSquareKeptOnlyWhenCaptureIsLegal) {
+  // After 1. e4 no black pawn can take on e3, so the key must equal that of
+  // "-".
+  Position a = *Position::FromFen(
+      "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+  Position b = *Position::FromFen(
+      "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+  EXPECT_EQ(a.key(), b.key());
+  EXPECT_EQ(a.en_passant_square(), kNoSquare);
+  // Pinned along the rank: the capture is illegal, so no e.p. square either.
+  EXPECT_EQ(Position::FromFen("8/8/8/K2pP2r/8/8/8/7k w - d6 0 1")
+                ->en_passant_square(),
+            kNoSquare);
+}
+
+struct BadFen {
+  const char* fen;
+  const char* message;
+};
+
+TEST(Fen, RejectsMalformedInputWithReason) {
+  const BadFen kBad[] = {
+      {"", "expected 4 to 6 fields"},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", "expected 4 to 6 fields"},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra",
+       "expected 4 to 6"},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "7 ranks"},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1",
+       "bad piece letter 'X'"},
+      {"rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "rank 7"},
+      {"rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "rank 7"},
+      {"rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+       "bad piece letter '9'"},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+       "side to move"},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkx - 0 1",
+       "bad castling letter"},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KKkq - 0 1", "repeated"},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1",
+       "bad en-passant square"},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1",
+       "does not follow"},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - -1 1",
+       "halfmove clock"},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0",
+       "fullmove number"},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1",
+       "halfmove clock"},
+      {"rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1",
+       "black has 0 kings"},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKKNR w kq - 0 1",
+       "white has 2 kings"},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPP1/RNBQKBNP w kq - 0 1",
+       "first or last rank"},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1",
+       "castling right 'K'"},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w KQkq - 0 1",
+       "white has 0 kings"},
+      {"4k3/8/8/8/8/8/8/4K2R w KQ - 0 1", "castling right 'Q'"},
+      {"4k3/4R3/8/8/8/8/8/4K3 w - - 0 1", "side not to move is in check"},
+      {"4k3/8/8/8/8/8/8/3Kk3 w - - 0 1", "black has 2 kings"},
+      {"8/8/8/8/8/8/3k4/3K4 w - - 0 1", "in check"},
+      {"4k3/pppppppp/p7/8/8/8/8/4K3 w - - 0 1", "too many"},
+  };
+  for (const BadFen& bad : kBad) {
+    absl::StatusOr<Position> pos = Position::FromFen(bad.fen);
+    ASSERT_FALSE(pos.ok()) << bad.fen;
+    EXPECT_EQ(pos.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_THAT(std::string(pos.status().message()), HasSubstr(bad.message))
+        << bad.fen;
+  }
+}
+
+TEST(Zobrist, IncrementalKeyEqualsFromScratch) {
+  std::vector<Position> positions = testing::RandomPlayPositions(100, 200, 3);
+  ASSERT_GT(positions.size(), 5000u);
+  for (const Position& pos : positions) {
+    ASSERT_EQ(pos.key(), pos.ComputeKey()) << pos.ToFen();
+  }
+}
+
+TEST(Zobrist, TranspositionsShareAKey) {
+  Position a = Position::Start(), b = Position::Start();
+  for (const char* m : {"g1f3", "g8f6", "b1c3"}) {
+    for (Move move : LegalMoves(a)) {
+      if (SquareName(move.from()) + SquareName(move.to()) == m)
+        a.MakeMove(move);
+    }
+  }
+  for (const char* m : {"b1c3", "g8f6", "g1f3"}) {
+    for (Move move : LegalMoves(b)) {
+      if (SquareName(move.from()) + SquareName(move.to()) == m)
+        b.MakeMove(move);
+    }
+  }
+  EXPECT_EQ(a.key(), b.key());
+  EXPECT_NE(a.key(), Position::Start().key());
+}
+
+TEST(Position, NullMoveFlipsSideAndKey) {
+  Position pos = Position::Start();
+  Position null = pos;
+  null.MakeNullMove();
+  EXPECT_EQ(null.side_to_move(), kBlack);
+  EXPECT_EQ(null.key(), null.ComputeKey());
+  EXPECT_NE(null.key(), pos.key());
+}
+
+}  // namespace
+}  // namespace chess

@@ -1,0 +1,34 @@
+// Shared helpers for the engine's unit tests.
+#ifndef ENGINE_TEST_UTIL_H_
+#define ENGINE_TEST_UTIL_H_
+
+#include <random>
+#include <vector>
+
+#include "engine/game.h"
+#include "engine/movegen.h"
+
+namespace chess::testing {
+
+// Positions reached by seeded random play from the start, `count` games of up
+// to `max_plies` plies each, every position along the way included.
+inline std::vector<Position> RandomPlayPositions(int games, int max_plies,
+                                                 uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<Position> result;
+  for (int g = 0; g < games; ++g) {
+    Position pos = Position::Start();
+    for (int ply = 0; ply < max_plies; ++ply) {
+      MoveList moves = LegalMoves(pos);
+      if (moves.empty()) break;
+      pos.MakeMove(moves[std::uniform_int_distribution<size_t>(
+          0, moves.size() - 1)(rng)]);
+      result.push_back(pos);
+    }
+  }
+  return result;
+}
+
+}  // namespace chess::testing
+
+#endif  // ENGINE_TEST_UTIL_H_
