@@ -1,0 +1,148 @@
+#include "engine/config.h"
+
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "engine/eval_weights.h"
+#include "google/protobuf/io/tokenizer.h"
+#include "google/protobuf/text_format.h"
+
+namespace chess {
+namespace {
+
+using google::protobuf::Descriptor;
+using google::protobuf::FieldDescriptor;
+using google::protobuf::TextFormat;
+
+class CollectFirstError : public google::protobuf::io::ErrorCollector {
+ public:
+  void AddError(int line, int column, const std::string& message) override {
+    if (error_.empty()) {
+      error_ = absl::StrCat(line + 1, ":", column + 1, ": ", message);
+    }
+  }
+  const std::string& error() const { return error_; }
+
+ private:
+  std::string error_;
+};
+
+struct Range {
+  const char* field;
+  int64_t min, max;
+};
+
+// Numeric search fields and their sane ranges.
+constexpr Range kSearchRanges[] = {
+    {"hash_mb", 0, 65536},
+    {"null_move_min_depth", 1, 64},
+    {"null_move_base", 0, 16},
+    {"null_move_depth_divisor", 1, 64},
+    {"lmr_min_depth", 1, 64},
+    {"lmr_min_move_number", 1, 256},
+    {"lmr_base_x100", -500, 1000},
+    {"lmr_divisor_x100", 10, 10000},
+    {"aspiration_window_cp", 1, 1000},
+    {"aspiration_min_depth", 1, 64},
+    {"eval_noise_cp", 0, 1000},
+};
+
+// "eval.pst_mg.knight[3] has ..." -> {"eval", "pst_mg", "knight"}
+std::vector<std::string> LeadingFieldPath(absl::string_view message) {
+  absl::string_view path = message.substr(0, message.find_first_of(" ["));
+  return absl::StrSplit(path, '.');
+}
+
+// Line and column of the field at `path` in the parsed text, or "" if not present.
+std::string LocationOf(const Descriptor* descriptor,
+                       const TextFormat::ParseInfoTree* tree,
+                       const std::vector<std::string>& path) {
+  TextFormat::ParseLocation location;
+  for (size_t i = 0; i < path.size() && tree && descriptor; ++i) {
+    const FieldDescriptor* field = descriptor->FindFieldByName(path[i]);
+    if (!field) break;
+    location = tree->GetLocation(field, field->is_repeated() ? 0 : -1);
+    if (field->type() != FieldDescriptor::TYPE_MESSAGE) break;
+    tree = tree->GetTreeForNested(field, -1);
+    descriptor = field->message_type();
+  }
+  if (location.line < 0) return "";
+  return absl::StrCat(location.line + 1, ":", location.column + 1, ": ");
+}
+
+}  // namespace
+
+extern const char kDefaultConfigText[];
+
+const EngineConfig& DefaultEngineConfig() {
+  static const EngineConfig* config = [] {
+    absl::StatusOr<EngineConfig> parsed =
+        ParseEngineConfig(kDefaultConfigText, "default.textproto");
+    // The build embeds a file that config_test parses, so this cannot fail.
+    return new EngineConfig(parsed.ok() ? *parsed : EngineConfig());
+  }();
+  return *config;
+}
+
+absl::Status ValidateEngineConfig(const EngineConfig& config) {
+  if (absl::StatusOr<EvalWeights> w = EvalWeights::FromProto(config.eval());
+      !w.ok()) {
+    return w.status();
+  }
+  const google::protobuf::Reflection* reflection =
+      config.search().GetReflection();
+  const Descriptor* descriptor = config.search().GetDescriptor();
+  for (const Range& range : kSearchRanges) {
+    const FieldDescriptor* field = descriptor->FindFieldByName(range.field);
+    int64_t value = field->cpp_type() == FieldDescriptor::CPPTYPE_INT32
+                        ? reflection->GetInt32(config.search(), field)
+                        : reflection->GetInt64(config.search(), field);
+    if (value < range.min || value > range.max) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("search.", range.field, " = ", value,
+                       " is outside [", range.min, ", ", range.max, "]"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<EngineConfig> ParseEngineConfig(absl::string_view text,
+                                               absl::string_view source_name) {
+  EngineConfig config;
+  CollectFirstError errors;
+  TextFormat::ParseInfoTree tree;
+  TextFormat::Parser parser;
+  parser.RecordErrorsTo(&errors);
+  parser.WriteLocationsTo(&tree);
+  if (!parser.ParseFromString(std::string(text), &config)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(source_name, ":", errors.error()));
+  }
+  if (absl::Status status = ValidateEngineConfig(config); !status.ok()) {
+    std::string location =
+        LocationOf(EngineConfig::descriptor(), &tree,
+                   LeadingFieldPath(status.message()));
+    return absl::InvalidArgumentError(
+        absl::StrCat(source_name, ":", location, status.message()));
+  }
+  return config;
+}
+
+absl::StatusOr<std::string> ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", path));
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+absl::StatusOr<EngineConfig> LoadEngineConfig(const std::string& path) {
+  absl::StatusOr<std::string> text = ReadFile(path);
+  if (!text.ok()) return text.status();
+  return ParseEngineConfig(*text, path);
+}
+
+}  // namespace chess

@@ -1,0 +1,35 @@
+#include "engine/evaluate.h"
+
+namespace chess {
+
+Evaluator::Evaluator(const EvalWeights& weights)
+    : tempo_{weights.weight[kMg][kTempoFeature],
+             weights.weight[kEg][kTempoFeature]},
+      phase_weight_(weights.phase_weight) {
+  for (int phase : {kMg, kEg}) {
+    for (Color c : {kWhite, kBlack}) {
+      for (int type = kPawn; type <= kKing; ++type) {
+        const Piece p = MakePiece(c, PieceType(type));
+        for (Square s = 0; s < 64; ++s) {
+          const int value =
+              weights.weight[phase][kValueFeatures + type] +
+              weights.weight[phase][kPstFeatures + type * 64 + PstIndex(c, s)];
+          table_[phase][p][s] = c == kWhite ? value : -value;
+        }
+      }
+    }
+  }
+}
+
+int ReferenceEvaluate(const Position& pos, const EvalWeights& weights) {
+  int mg = 0, eg = 0;
+  for (const FeatureCount& fc : CountFeatures(pos)) {
+    mg += fc.count * weights.weight[kMg][fc.feature];
+    eg += fc.count * weights.weight[kEg][fc.feature];
+  }
+  const int phase = GamePhase(pos, weights.phase_weight);
+  const int white_score = (mg * phase + eg * (24 - phase)) / 24;
+  return pos.side_to_move() == kWhite ? white_score : -white_score;
+}
+
+}  // namespace chess

@@ -1,0 +1,42 @@
+// Tapered material + piece-square evaluation, from the side to move's point of view.
+#ifndef ENGINE_EVALUATE_H_
+#define ENGINE_EVALUATE_H_
+
+#include "engine/eval_weights.h"
+#include "engine/position.h"
+
+namespace chess {
+
+class Evaluator {
+ public:
+  explicit Evaluator(const EvalWeights& weights);
+
+  int Evaluate(const Position& pos) const {
+    int mg = 0, eg = 0;
+    for (Bitboard b = pos.occupied(); b;) {
+      Square s = PopLowest(b);
+      Piece p = pos.piece_on(s);
+      mg += table_[kMg][p][s];
+      eg += table_[kEg][p][s];
+    }
+    const int sign = pos.side_to_move() == kWhite ? 1 : -1;
+    mg += sign * tempo_[kMg];
+    eg += sign * tempo_[kEg];
+    const int phase = GamePhase(pos, phase_weight_);
+    return sign * ((mg * phase + eg * (24 - phase)) / 24);
+  }
+
+ private:
+  // Value plus square bonus, positive for White's pieces and negative for Black's.
+  int table_[2][16][64] = {};
+  int tempo_[2];
+  std::array<int, 6> phase_weight_;
+};
+
+// The same evaluation computed slowly as a dot product of feature counts and weights: the
+// definition the fast one must match exactly, and the form the tuner differentiates.
+int ReferenceEvaluate(const Position& pos, const EvalWeights& weights);
+
+}  // namespace chess
+
+#endif  // ENGINE_EVALUATE_H_

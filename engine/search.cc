@@ -1,0 +1,487 @@
+#include "engine/search.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <thread>
+
+namespace chess {
+namespace {
+
+constexpr int kTTMoveScore = 1 << 30;
+constexpr int kGoodNoisyScore = 1 << 28;
+constexpr int kKillerScore = 1 << 27;
+constexpr int kHistoryMax = 1 << 20;
+
+// Victim-major, attacker-minor order value for captures (MVV-LVA).
+int MvvLva(PieceType victim, PieceType attacker) {
+  return 16 * (victim + 1) - attacker;
+}
+
+uint64_t Mix(uint64_t z) {  // splitmix64 finaliser
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+bool HasNonPawnMaterial(const Position& pos, Color c) {
+  return pos.pieces(c) & ~(pos.pieces(kPawn) | pos.pieces(kKing));
+}
+
+// Moves the highest-scored remaining move to position `i` (selection sort, lazily).
+void PickNext(MoveList& moves, int* scores, size_t i) {
+  size_t best = i;
+  for (size_t j = i + 1; j < moves.size(); ++j) {
+    if (scores[j] > scores[best]) best = j;
+  }
+  std::swap(moves.begin()[i], moves.begin()[best]);
+  std::swap(scores[i], scores[best]);
+}
+
+EvalWeights WeightsOf(const EngineConfig& config) {
+  // Configs are validated before an Engine is made, so this cannot fail.
+  return *EvalWeights::FromProto(config.eval());
+}
+
+}  // namespace
+
+Engine::Engine(const EngineConfig& config)
+    : config_(config), params_(config.search()), evaluator_(WeightsOf(config)) {
+  tt_.Resize(params_.hash_mb());
+  SetConfig(config);
+  NewGame();
+}
+
+void Engine::SetConfig(const EngineConfig& config) {
+  const bool resize = config.search().hash_mb() != params_.hash_mb();
+  config_ = config;
+  params_ = config.search();
+  evaluator_ = Evaluator(WeightsOf(config));
+  if (resize) tt_.Resize(params_.hash_mb());
+  const double divisor = params_.lmr_divisor_x100() / 100.0;
+  for (int d = 0; d < 64; ++d) {
+    for (int m = 0; m < 64; ++m) {
+      double r = params_.lmr_base_x100() / 100.0 +
+                 (d && m ? std::log(d) * std::log(m) / divisor : 0.0);
+      reductions_[d][m] = std::max(0, int(r));
+    }
+  }
+}
+
+void Engine::NewGame() {
+  tt_.Clear();
+  std::memset(history_, 0, sizeof(history_));
+  std::memset(killers_, 0, sizeof(killers_));
+}
+
+int Engine::Evaluate(const Position& pos) const {
+  int score = evaluator_.Evaluate(pos);
+  if (const int noise = params_.eval_noise_cp(); noise > 0) {
+    uint64_t h = Mix(pos.key() ^ Mix(params_.eval_noise_seed() + 1));
+    score += int(h % uint64_t(2 * noise + 1)) - noise;
+  }
+  return score;
+}
+
+int64_t Engine::ElapsedMs() const {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now() - start_)
+      .count();
+}
+
+void Engine::SetTimeLimits(const Position& pos, const SearchLimits& limits) {
+  soft_limit_ms_ = hard_limit_ms_ = 0;
+  if (limits.infinite) return;
+  if (limits.movetime_ms > 0) {
+    soft_limit_ms_ = hard_limit_ms_ =
+        std::max<int64_t>(1, limits.movetime_ms - move_overhead_ms_);
+    return;
+  }
+  const Color us = pos.side_to_move();
+  const int64_t left = limits.time_left_ms[us];
+  if (left < 0) return;
+  // Keep a reserve for the moves still to come and the cost of talking to the GUI.
+  const int64_t available = std::max<int64_t>(1, left - move_overhead_ms_);
+  const int moves_to_go =
+      limits.moves_to_go > 0 ? std::min(limits.moves_to_go, 40) : 30;
+  const int64_t increment = limits.increment_ms[us];
+  const int64_t base = available / moves_to_go + increment * 3 / 4;
+  hard_limit_ms_ = std::max<int64_t>(1, std::min(available / 3, base * 4));
+  soft_limit_ms_ = std::max<int64_t>(1, std::min(base * 6 / 10, hard_limit_ms_));
+}
+
+bool Engine::ShouldStop() {
+  if (stop_.load(std::memory_order_relaxed)) return true;
+  if (node_limit_ && nodes_ >= node_limit_) {
+    stop_ = true;
+  } else if (hard_limit_ms_ && (nodes_ & 1023) == 0 &&
+             ElapsedMs() >= hard_limit_ms_) {
+    stop_ = true;
+  }
+  return stop_.load(std::memory_order_relaxed);
+}
+
+bool Engine::IsDraw(const Position& pos, int ply) const {
+  if (pos.halfmove_clock() >= 100) return true;
+  const size_t index = root_key_index_ + ply;
+  const size_t reach = std::min<size_t>(pos.halfmove_clock(), index);
+  for (size_t back = 4; back <= reach; back += 2) {
+    if (keys_[index - back] == pos.key()) return true;
+  }
+  return false;
+}
+
+void Engine::UpdatePv(int ply, Move m) {
+  pv_[ply][ply] = m;
+  for (int i = ply + 1; i < pv_length_[ply + 1]; ++i) pv_[ply][i] = pv_[ply + 1][i];
+  pv_length_[ply] = std::max(pv_length_[ply + 1], ply + 1);
+}
+
+void Engine::ScoreMoves(const Position& pos, const MoveList& moves,
+                        Move tt_move, int ply, int* scores) const {
+  const Color us = pos.side_to_move();
+  for (size_t i = 0; i < moves.size(); ++i) {
+    const Move m = moves[i];
+    int score = 0;
+    if (params_.order_tt_move() && m == tt_move) {
+      score = kTTMoveScore;
+    } else if (m.is_capture() || m.is_promotion()) {
+      if (params_.order_mvv_lva()) {
+        const PieceType victim = pos.CapturedType(m);
+        score = kGoodNoisyScore +
+                (victim == kNoPieceType
+                     ? 0
+                     : MvvLva(victim, TypeOf(pos.piece_on(m.from()))));
+        if (m.is_promotion()) {
+          score += m.promotion_type() == kQueen ? 200 : -kGoodNoisyScore;
+        }
+      }
+    } else if (params_.order_killers() &&
+               (m == killers_[ply][0] || m == killers_[ply][1])) {
+      score = kKillerScore - (m == killers_[ply][1]);
+    } else if (params_.order_history()) {
+      score = history_[us][m.from()][m.to()];
+    }
+    scores[i] = score;
+  }
+}
+
+void Engine::UpdateQuietStats(const Position& pos, Move best,
+                              const Move* tried, int tried_count, int depth,
+                              int ply) {
+  if (params_.order_killers() && killers_[ply][0] != best) {
+    killers_[ply][1] = killers_[ply][0];
+    killers_[ply][0] = best;
+  }
+  if (!params_.order_history()) return;
+  const Color us = pos.side_to_move();
+  const int bonus = std::min(depth * depth, 400);
+  auto update = [&](Move m, int delta) {
+    int& h = history_[us][m.from()][m.to()];
+    h += delta - h * std::abs(delta) / kHistoryMax;  // stays within +-kHistoryMax
+  };
+  update(best, bonus * 32);
+  for (int i = 0; i < tried_count; ++i) {
+    if (tried[i] != best) update(tried[i], -bonus * 32);
+  }
+}
+
+int Engine::Quiescence(const Position& pos, int alpha, int beta, int ply) {
+  ++nodes_;
+  pv_length_[ply] = ply;
+  if (ShouldStop()) return 0;
+  seldepth_ = std::max(seldepth_, ply);
+  if (ply >= kMaxPly) return Evaluate(pos);
+
+  const bool in_check = pos.InCheck();
+  int best = -kInfinity;
+  MoveList moves;
+  if (in_check) {
+    GenerateLegal<GenMode::kAll>(pos, moves);
+    if (moves.empty()) return -kMateScore + ply;
+  } else {
+    best = Evaluate(pos);
+    if (best >= beta) return best;
+    alpha = std::max(alpha, best);
+    GenerateLegal<GenMode::kNoisy>(pos, moves);
+  }
+  int scores[256];
+  ScoreMoves(pos, moves, Move::None(), ply, scores);
+  for (size_t i = 0; i < moves.size(); ++i) {
+    PickNext(moves, scores, i);
+    Position child = pos;
+    child.MakeMove(moves[i]);
+    const int score = -Quiescence(child, -beta, -alpha, ply + 1);
+    if (stop_.load(std::memory_order_relaxed)) return 0;
+    if (score > best) {
+      best = score;
+      if (score > alpha) {
+        alpha = score;
+        UpdatePv(ply, moves[i]);
+        if (score >= beta) break;
+      }
+    }
+  }
+  return best;
+}
+
+int Engine::Minimax(const Position& pos, int depth, int ply) {
+  pv_length_[ply] = ply;
+  if (ply > 0 && IsDraw(pos, ply)) {
+    ++nodes_;
+    return 0;
+  }
+  if (depth <= 0 || ply >= kMaxPly) {
+    if (params_.quiescence()) return Quiescence(pos, -kInfinity, kInfinity, ply);
+    ++nodes_;
+    return Evaluate(pos);
+  }
+  ++nodes_;
+  if (ShouldStop()) return 0;
+  seldepth_ = std::max(seldepth_, ply);
+  MoveList moves = LegalMoves(pos);
+  if (moves.empty()) return pos.InCheck() ? -kMateScore + ply : 0;
+  int best = -kInfinity;
+  for (Move m : moves) {
+    Position child = pos;
+    child.MakeMove(m);
+    keys_[root_key_index_ + ply + 1] = child.key();
+    const int score = -Minimax(child, depth - 1, ply + 1);
+    if (stop_.load(std::memory_order_relaxed)) return 0;
+    if (score > best) {
+      best = score;
+      UpdatePv(ply, m);
+    }
+  }
+  return best;
+}
+
+int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
+                      int ply, bool pv_node, bool allow_null) {
+  pv_length_[ply] = ply;
+  if (ply > 0 && IsDraw(pos, ply)) {
+    ++nodes_;
+    return 0;
+  }
+  if (depth <= 0 || ply >= kMaxPly) {
+    if (params_.quiescence()) return Quiescence(pos, alpha, beta, ply);
+    ++nodes_;
+    return Evaluate(pos);
+  }
+  ++nodes_;
+  if (ShouldStop()) return 0;
+  seldepth_ = std::max(seldepth_, ply);
+
+  const bool use_tt = params_.hash_mb() > 0;
+  const TTEntry* entry = use_tt ? tt_.Probe(pos.key()) : nullptr;
+  const Move tt_move = entry ? Move::FromBits(entry->move) : Move::None();
+  if (entry && !pv_node && ply > 0 && entry->depth >= depth) {
+    const int tt_score = ScoreFromTT(entry->score, ply);
+    if ((entry->bound == kBoundExact) ||
+        (entry->bound == kBoundLower && tt_score >= beta) ||
+        (entry->bound == kBoundUpper && tt_score <= alpha)) {
+      return tt_score;
+    }
+  }
+
+  const bool in_check = pos.InCheck();
+  const Color us = pos.side_to_move();
+  if (params_.null_move() && allow_null && !pv_node && !in_check &&
+      depth >= params_.null_move_min_depth() && HasNonPawnMaterial(pos, us) &&
+      beta > -kMateBound && Evaluate(pos) >= beta) {
+    const int reduction =
+        params_.null_move_base() + depth / params_.null_move_depth_divisor();
+    Position child = pos;
+    child.MakeNullMove();
+    keys_[root_key_index_ + ply + 1] = child.key();
+    const int score = -AlphaBeta(child, -beta, -beta + 1, depth - 1 - reduction,
+                                 ply + 1, false, false);
+    if (stop_.load(std::memory_order_relaxed)) return 0;
+    if (score >= beta) return score >= kMateBound ? beta : score;
+  }
+
+  MoveList moves = LegalMoves(pos);
+  if (moves.empty()) return in_check ? -kMateScore + ply : 0;
+  int scores[256];
+  ScoreMoves(pos, moves, tt_move, ply, scores);
+
+  const bool pvs = params_.algorithm() == SearchParams::PVS;
+  const int original_alpha = alpha;
+  int best = -kInfinity;
+  Move best_move;
+  Move quiets_tried[256];
+  int quiet_count = 0;
+  for (size_t i = 0; i < moves.size(); ++i) {
+    PickNext(moves, scores, i);
+    const Move m = moves[i];
+    const bool quiet = !m.is_capture() && !m.is_promotion();
+    Position child = pos;
+    child.MakeMove(m);
+    keys_[root_key_index_ + ply + 1] = child.key();
+    const bool gives_check = child.InCheck();
+    const int new_depth = depth - 1 + (params_.check_extension() && gives_check);
+
+    int score;
+    if (i == 0) {
+      score = -AlphaBeta(child, -beta, -alpha, new_depth, ply + 1, pv_node, true);
+    } else {
+      int reduction = 0;
+      if (params_.late_move_reductions() && quiet && !in_check && !gives_check &&
+          depth >= params_.lmr_min_depth() &&
+          int(i) + 1 >= params_.lmr_min_move_number() &&
+          m != killers_[ply][0] && m != killers_[ply][1]) {
+        reduction = reductions_[std::min(depth, 63)][std::min<int>(i + 1, 63)];
+        reduction = std::max(0, std::min(reduction - pv_node, new_depth - 1));
+      }
+      if (pvs) {
+        score = -AlphaBeta(child, -alpha - 1, -alpha, new_depth - reduction,
+                           ply + 1, false, true);
+        if (score > alpha && reduction > 0) {
+          score = -AlphaBeta(child, -alpha - 1, -alpha, new_depth, ply + 1,
+                             false, true);
+        }
+        if (score > alpha && score < beta) {
+          score = -AlphaBeta(child, -beta, -alpha, new_depth, ply + 1, true, true);
+        }
+      } else {
+        score = -AlphaBeta(child, -beta, -alpha, new_depth - reduction, ply + 1,
+                           pv_node, true);
+        if (score > alpha && reduction > 0) {
+          score = -AlphaBeta(child, -beta, -alpha, new_depth, ply + 1, pv_node,
+                             true);
+        }
+      }
+    }
+    if (stop_.load(std::memory_order_relaxed)) return 0;
+
+    if (score > best) {
+      best = score;
+      if (score > alpha) {
+        best_move = m;
+        alpha = score;
+        UpdatePv(ply, m);
+        if (score >= beta) {
+          if (quiet) UpdateQuietStats(pos, m, quiets_tried, quiet_count, depth, ply);
+          break;
+        }
+      }
+    }
+    if (quiet) quiets_tried[quiet_count++] = m;
+  }
+
+  if (use_tt) {
+    const Bound bound = best >= beta              ? kBoundLower
+                        : best > original_alpha ? kBoundExact
+                                                : kBoundUpper;
+    tt_.Store(pos.key(), best_move, ScoreToTT(best, ply), depth, bound);
+  }
+  return best;
+}
+
+int Engine::SearchRoot(const Position& pos, int depth, int previous_score) {
+  if (params_.algorithm() == SearchParams::MINIMAX) return Minimax(pos, depth, 0);
+  if (!params_.aspiration_windows() || depth < params_.aspiration_min_depth() ||
+      IsMateScore(previous_score)) {
+    return AlphaBeta(pos, -kInfinity, kInfinity, depth, 0, true, false);
+  }
+  int delta = params_.aspiration_window_cp();
+  int alpha = std::max(previous_score - delta, -kInfinity);
+  int beta = std::min(previous_score + delta, kInfinity);
+  while (true) {
+    const int score = AlphaBeta(pos, alpha, beta, depth, 0, true, false);
+    if (stop_.load(std::memory_order_relaxed)) return score;
+    if (score <= alpha) {
+      alpha = std::max(score - delta, -kInfinity);
+    } else if (score >= beta) {
+      beta = std::min(score + delta, kInfinity);
+    } else {
+      return score;
+    }
+    delta *= 2;
+    if (delta > 1000) alpha = -kInfinity, beta = kInfinity;
+  }
+}
+
+SearchInfo Engine::Search(const Game& game, const SearchLimits& limits,
+                          const InfoCallback& on_iteration) {
+  std::vector<Key> history;
+  Position pos = game.start();
+  for (Move m : game.moves()) {
+    history.push_back(pos.key());
+    pos.MakeMove(m);
+  }
+  return Search(game.position(), history, limits, on_iteration);
+}
+
+SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
+                          const SearchLimits& limits,
+                          const InfoCallback& on_iteration) {
+  start_ = std::chrono::steady_clock::now();
+  stop_ = false;
+  nodes_ = 0;
+  seldepth_ = 0;
+  node_limit_ = limits.infinite ? 0 : limits.nodes;
+  SetTimeLimits(pos, limits);
+  tt_.NewSearch();
+  keys_.assign(history.begin(), history.end());
+  root_key_index_ = keys_.size();
+  keys_.push_back(pos.key());
+  keys_.resize(keys_.size() + kMaxPly + 2);
+  for (auto& side : history_)
+    for (auto& from : side)
+      for (int& h : from) h /= 2;
+
+  const MoveList root_moves = LegalMoves(pos);
+  SearchInfo result;
+  if (root_moves.empty()) {
+    result.score = pos.InCheck() ? -kMateScore : 0;
+    return result;
+  }
+  result.best_move = root_moves[0];
+  result.pv = {root_moves[0]};
+
+  const int max_depth = limits.depth > 0 && !limits.infinite
+                            ? std::min(limits.depth, kMaxPly - 1)
+                            : kMaxPly - 1;
+  const bool time_managed = soft_limit_ms_ > 0 && limits.movetime_ms <= 0;
+  const int first_depth = params_.iterative_deepening() ? 1 : max_depth;
+  int previous_score = 0;
+  for (int depth = first_depth; depth <= max_depth; ++depth) {
+    seldepth_ = 0;
+    const int score = SearchRoot(pos, depth, previous_score);
+    if (stop_.load(std::memory_order_relaxed)) {
+      // With no iteration completed, the cut-off one's best move beats an arbitrary one.
+      if (depth == first_depth && pv_length_[0] > 0 && !pv_[0][0].is_none()) {
+        result.best_move = pv_[0][0];
+        result.pv.assign(pv_[0], pv_[0] + pv_length_[0]);
+      }
+      break;
+    }
+    previous_score = score;
+    result.depth = depth;
+    result.seldepth = seldepth_;
+    result.score = score;
+    result.best_move = pv_[0][0];
+    result.pv.assign(pv_[0], pv_[0] + pv_length_[0]);
+    result.nodes = nodes_;
+    result.time_ms = ElapsedMs();
+    result.hashfull = tt_.Hashfull();
+    if (on_iteration) on_iteration(result);
+    if (limits.infinite) continue;
+    if (time_managed && (root_moves.size() == 1 || ElapsedMs() >= soft_limit_ms_)) break;
+    if (IsMateScore(score) && MateInMoves(score) > 0 &&
+        depth >= 2 * MateInMoves(score) + 1 && !limits.depth) {
+      break;  // a proven mate will not get better
+    }
+  }
+  // "go infinite" must not return before "stop".
+  while (limits.infinite && !stop_.load(std::memory_order_relaxed)) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  result.nodes = nodes_;
+  result.time_ms = ElapsedMs();
+  result.hashfull = tt_.Hashfull();
+  return result;
+}
+
+}  // namespace chess

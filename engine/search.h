@@ -1,0 +1,122 @@
+// The engine: an object owning its configuration, evaluation tables, transposition table
+// and all search state, so that many engines can search at once in one process.
+#ifndef ENGINE_SEARCH_H_
+#define ENGINE_SEARCH_H_
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "absl/types/span.h"
+#include "engine/engine_config.pb.h"
+#include "engine/evaluate.h"
+#include "engine/game.h"
+#include "engine/movegen.h"
+#include "engine/position.h"
+#include "engine/tt.h"
+
+namespace chess {
+
+inline constexpr int kMaxPly = 128;
+
+struct SearchLimits {
+  int depth = 0;          // 0: no depth limit
+  uint64_t nodes = 0;     // 0: no node limit
+  int64_t movetime_ms = 0;
+  // Clock of each side (index by Color); negative when not given.
+  int64_t time_left_ms[2] = {-1, -1};
+  int64_t increment_ms[2] = {0, 0};
+  int moves_to_go = 0;
+  // Search until Stop(); no limit applies.
+  bool infinite = false;
+};
+
+// One report per completed iteration, and the final result.
+struct SearchInfo {
+  Move best_move;
+  int depth = 0;
+  int seldepth = 0;
+  int score = 0;  // centipawns from the side to move, or a mate score (see IsMateScore)
+  uint64_t nodes = 0;
+  int64_t time_ms = 0;
+  int hashfull = 0;
+  std::vector<Move> pv;
+};
+
+inline bool IsMateScore(int score) { return std::abs(score) >= kMateBound; }
+// Moves to mate, positive when the side to move mates (UCI "score mate N").
+inline int MateInMoves(int score) {
+  return score > 0 ? (kMateScore - score + 1) / 2 : -(kMateScore + score) / 2;
+}
+
+class Engine {
+ public:
+  using InfoCallback = std::function<void(const SearchInfo&)>;
+
+  // `config` must have passed ValidateEngineConfig.
+  explicit Engine(const EngineConfig& config);
+
+  const EngineConfig& config() const { return config_; }
+  // Applies a new config (valid); keeps the table unless its size changed.
+  void SetConfig(const EngineConfig& config);
+  // Forget everything learnt in earlier games: table, history, killers.
+  void NewGame();
+  void set_move_overhead_ms(int64_t ms) { move_overhead_ms_ = ms; }
+
+  // Searches `pos`; `history` holds the keys of the game's earlier positions (oldest first),
+  // used for repetition draws. Always returns a legal move when one exists.
+  SearchInfo Search(const Position& pos, absl::Span<const Key> history,
+                    const SearchLimits& limits, const InfoCallback& on_iteration = {});
+  SearchInfo Search(const Game& game, const SearchLimits& limits,
+                    const InfoCallback& on_iteration = {});
+  // Thread-safe: ends the current search as soon as possible.
+  void Stop() { stop_.store(true, std::memory_order_relaxed); }
+
+  // The static evaluation the search uses (noise included), from the side to move.
+  int Evaluate(const Position& pos) const;
+
+ private:
+  int AlphaBeta(const Position& pos, int alpha, int beta, int depth, int ply,
+                bool pv_node, bool allow_null);
+  int Minimax(const Position& pos, int depth, int ply);
+  int Quiescence(const Position& pos, int alpha, int beta, int ply);
+  int SearchRoot(const Position& pos, int depth, int previous_score);
+  void ScoreMoves(const Position& pos, const MoveList& moves, Move tt_move,
+                  int ply, int* scores) const;
+  bool IsDraw(const Position& pos, int ply) const;
+  bool ShouldStop();
+  void UpdateQuietStats(const Position& pos, Move best, const Move* tried,
+                        int tried_count, int depth, int ply);
+  void UpdatePv(int ply, Move m);
+  void SetTimeLimits(const Position& pos, const SearchLimits& limits);
+  int64_t ElapsedMs() const;
+
+  EngineConfig config_;
+  SearchParams params_;
+  Evaluator evaluator_;
+  TranspositionTable tt_;
+  int reductions_[64][64];
+  int64_t move_overhead_ms_ = 10;
+
+  // Per-search state.
+  std::atomic<bool> stop_{false};
+  uint64_t nodes_ = 0;
+  uint64_t node_limit_ = 0;
+  int seldepth_ = 0;
+  std::chrono::steady_clock::time_point start_;
+  int64_t soft_limit_ms_ = 0;  // no new iteration after this
+  int64_t hard_limit_ms_ = 0;  // abort the search here (0: none)
+  std::vector<Key> keys_;      // game history, then the current search path
+  size_t root_key_index_ = 0;
+  Move killers_[kMaxPly + 2][2];
+  int history_[2][64][64];
+  Move pv_[kMaxPly + 1][kMaxPly + 1];
+  int pv_length_[kMaxPly + 1];
+};
+
+}  // namespace chess
+
+#endif  // ENGINE_SEARCH_H_

@@ -1,0 +1,340 @@
+#include "engine/uci.h"
+
+#include <algorithm>
+#include <sstream>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "engine/bench.h"
+#include "engine/config.h"
+#include "engine/eval_weights.h"
+#include "engine/notation.h"
+
+namespace chess {
+namespace {
+
+using google::protobuf::FieldDescriptor;
+using google::protobuf::Message;
+
+std::string NormalizeName(absl::string_view name) {
+  std::string result = absl::AsciiStrToLower(absl::StripAsciiWhitespace(name));
+  std::replace(result.begin(), result.end(), ' ', '_');
+  return result;
+}
+
+absl::Status SetScalarField(Message* message, const FieldDescriptor* field,
+                            absl::string_view value) {
+  const google::protobuf::Reflection* r = message->GetReflection();
+  const std::string v = absl::AsciiStrToLower(value);
+  auto bad = [&]() {
+    return absl::InvalidArgumentError(
+        absl::StrCat("bad value \"", value, "\" for ", field->name()));
+  };
+  switch (field->cpp_type()) {
+    case FieldDescriptor::CPPTYPE_BOOL:
+      if (v != "true" && v != "false") return bad();
+      r->SetBool(message, field, v == "true");
+      return absl::OkStatus();
+    case FieldDescriptor::CPPTYPE_INT32: {
+      int32_t x;
+      if (!absl::SimpleAtoi(value, &x)) return bad();
+      r->SetInt32(message, field, x);
+      return absl::OkStatus();
+    }
+    case FieldDescriptor::CPPTYPE_UINT64: {
+      uint64_t x;
+      if (!absl::SimpleAtoi(value, &x)) return bad();
+      r->SetUInt64(message, field, x);
+      return absl::OkStatus();
+    }
+    case FieldDescriptor::CPPTYPE_ENUM: {
+      const auto* e = field->enum_type()->FindValueByName(absl::AsciiStrToUpper(value));
+      if (!e) return bad();
+      r->SetEnum(message, field, e);
+      return absl::OkStatus();
+    }
+    default:
+      return bad();
+  }
+}
+
+const FieldDescriptor* FindScalarField(const Message& message,
+                                       const std::string& name) {
+  const FieldDescriptor* f = message.GetDescriptor()->FindFieldByName(name);
+  if (!f || f->is_repeated() || f->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
+    return nullptr;
+  }
+  return f;
+}
+
+std::string UciOptionLine(const FieldDescriptor* f) {
+  switch (f->cpp_type()) {
+    case FieldDescriptor::CPPTYPE_BOOL:
+      return absl::StrCat("option name ", f->name(), " type check default ",
+                          f->default_value_bool() ? "true" : "false");
+    case FieldDescriptor::CPPTYPE_INT32:
+      return absl::StrCat("option name ", f->name(), " type spin default ",
+                          f->default_value_int32(), " min -100000 max 100000");
+    case FieldDescriptor::CPPTYPE_ENUM: {
+      std::string line = absl::StrCat("option name ", f->name(),
+                                      " type combo default ",
+                                      f->default_value_enum()->name());
+      for (int i = 0; i < f->enum_type()->value_count(); ++i) {
+        absl::StrAppend(&line, " var ", f->enum_type()->value(i)->name());
+      }
+      return line;
+    }
+    default:
+      return absl::StrCat("option name ", f->name(), " type string default 0");
+  }
+}
+
+std::string FormatScore(int score) {
+  if (IsMateScore(score)) return absl::StrCat("mate ", MateInMoves(score));
+  return absl::StrCat("cp ", score);
+}
+
+std::string FormatInfo(const SearchInfo& info) {
+  std::vector<std::string> pv;
+  for (Move m : info.pv) pv.push_back(ToUci(m));
+  const uint64_t nps = info.time_ms > 0 ? info.nodes * 1000 / info.time_ms : 0;
+  return absl::StrFormat(
+      "info depth %d seldepth %d score %s nodes %d nps %d time %d hashfull %d pv %s",
+      info.depth, info.seldepth, FormatScore(info.score), info.nodes, nps,
+      info.time_ms, info.hashfull, absl::StrJoin(pv, " "));
+}
+
+}  // namespace
+
+absl::Status SetConfigOption(absl::string_view raw_name, absl::string_view value,
+                             EngineConfig* config) {
+  const std::string name = NormalizeName(raw_name);
+  if (name == "hash") {
+    return SetScalarField(config->mutable_search(),
+                          SearchParams::descriptor()->FindFieldByName("hash_mb"),
+                          value);
+  }
+  if (const FieldDescriptor* f = FindScalarField(config->search(), name)) {
+    return SetScalarField(config->mutable_search(), f, value);
+  }
+  if (const FieldDescriptor* f = FindScalarField(config->eval(), name)) {
+    return SetScalarField(config->mutable_eval(), f, value);
+  }
+  int feature;
+  Phase phase;
+  if (EvalWeights::FindWeight(name, &feature, &phase)) {
+    int weight;
+    if (!absl::SimpleAtoi(value, &weight)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("bad value \"", value, "\" for ", name));
+    }
+    absl::StatusOr<EvalWeights> w = EvalWeights::FromProto(config->eval());
+    if (!w.ok()) return w.status();
+    w->weight[phase][feature] = weight;
+    *config->mutable_eval() = w->ToProto();
+    return absl::OkStatus();
+  }
+  return absl::NotFoundError(absl::StrCat("unknown option \"", raw_name, "\""));
+}
+
+UciSession::UciSession(const EngineConfig& config, std::ostream& out)
+    : out_(out), engine_(std::make_unique<Engine>(config)) {}
+
+UciSession::~UciSession() { StopSearch(); }
+
+void UciSession::Send(absl::string_view text) {
+  std::lock_guard<std::mutex> lock(out_mutex_);
+  out_ << text << std::endl;
+}
+
+void UciSession::WaitForSearch() {
+  if (search_thread_.joinable()) search_thread_.join();
+}
+
+void UciSession::StopSearch() {
+  engine_->Stop();
+  WaitForSearch();
+}
+
+bool UciSession::HandleLine(absl::string_view line) {
+  line = absl::StripAsciiWhitespace(line);
+  absl::string_view command = line.substr(0, line.find(' '));
+  absl::string_view args =
+      absl::StripAsciiWhitespace(line.substr(command.size()));
+  if (command.empty()) return true;
+  if (command == "quit") {
+    StopSearch();
+    return false;
+  }
+  if (command == "isready") {
+    Send("readyok");
+  } else if (command == "stop") {
+    StopSearch();
+  } else if (command == "uci") {
+    HandleUci();
+  } else if (command == "ucinewgame") {
+    StopSearch();
+    engine_->NewGame();
+    game_ = Game();
+  } else if (command == "position") {
+    StopSearch();
+    HandlePosition(args);
+  } else if (command == "go") {
+    StopSearch();
+    HandleGo(args);
+  } else if (command == "setoption") {
+    StopSearch();
+    HandleSetOption(args);
+  } else if (command == "bench") {
+    StopSearch();
+    HandleBench(args);
+  } else if (command == "d") {
+    Send(absl::StrCat("info string fen ", game_.position().ToFen()));
+  } else if (command != "ponderhit" && command != "debug" && command != "register") {
+    Send(absl::StrCat("info string unknown command: ", line));
+  }
+  return true;
+}
+
+void UciSession::HandleUci() {
+  const std::string name =
+      engine_->config().name().empty() ? "chess-harness" : engine_->config().name();
+  Send(absl::StrCat("id name ", name));
+  Send("id author the chess-harness authors");
+  Send("option name Hash type spin default 16 min 0 max 65536");
+  Send("option name Threads type spin default 1 min 1 max 1");
+  Send("option name Move Overhead type spin default 10 min 0 max 5000");
+  Send("option name ConfigFile type string default <empty>");
+  const auto* search = SearchParams::descriptor();
+  for (int i = 0; i < search->field_count(); ++i) {
+    if (search->field(i)->name() != "hash_mb") Send(UciOptionLine(search->field(i)));
+  }
+  const auto* eval = EvalParams::descriptor();
+  for (int i = 0; i < eval->field_count(); ++i) {
+    if (!eval->field(i)->is_repeated() &&
+        eval->field(i)->cpp_type() != FieldDescriptor::CPPTYPE_MESSAGE) {
+      Send(UciOptionLine(eval->field(i)));
+    }
+  }
+  Send("uciok");
+}
+
+void UciSession::HandlePosition(absl::string_view args) {
+  std::vector<absl::string_view> words = absl::StrSplit(args, ' ', absl::SkipEmpty());
+  auto moves_at = std::find(words.begin(), words.end(), "moves");
+  Position start = Position::Start();
+  if (!words.empty() && words[0] == "fen") {
+    absl::StatusOr<Position> pos =
+        Position::FromFen(absl::StrJoin(words.begin() + 1, moves_at, " "));
+    if (!pos.ok()) {
+      Send(absl::StrCat("info string error: ", pos.status().message()));
+      return;
+    }
+    start = *pos;
+  } else if (words.empty() || words[0] != "startpos") {
+    Send("info string error: expected \"position startpos|fen <fen> [moves ...]\"");
+    return;
+  }
+  game_ = Game(start);
+  if (moves_at == words.end()) return;
+  for (auto it = moves_at + 1; it != words.end(); ++it) {
+    if (absl::Status s = game_.PlayUci(*it); !s.ok()) {
+      Send(absl::StrCat("info string error: ", s.message()));
+      return;
+    }
+  }
+}
+
+void UciSession::HandleGo(absl::string_view args) {
+  SearchLimits limits;
+  std::vector<absl::string_view> words = absl::StrSplit(args, ' ', absl::SkipEmpty());
+  for (size_t i = 0; i < words.size(); ++i) {
+    const absl::string_view key = words[i];
+    int64_t value = 0;
+    const bool has_value =
+        i + 1 < words.size() && absl::SimpleAtoi(words[i + 1], &value);
+    if (key == "infinite") {
+      limits.infinite = true;
+      continue;
+    }
+    if (!has_value) continue;  // unknown words ("ponder", "searchmoves ...") are skipped
+    ++i;
+    if (key == "depth") limits.depth = int(std::max<int64_t>(value, 1));
+    else if (key == "nodes") limits.nodes = uint64_t(std::max<int64_t>(value, 1));
+    else if (key == "movetime") limits.movetime_ms = std::max<int64_t>(value, 1);
+    else if (key == "wtime") limits.time_left_ms[kWhite] = std::max<int64_t>(value, 0);
+    else if (key == "btime") limits.time_left_ms[kBlack] = std::max<int64_t>(value, 0);
+    else if (key == "winc") limits.increment_ms[kWhite] = std::max<int64_t>(value, 0);
+    else if (key == "binc") limits.increment_ms[kBlack] = std::max<int64_t>(value, 0);
+    else if (key == "movestogo") limits.moves_to_go = int(std::max<int64_t>(value, 0));
+  }
+  search_thread_ = std::thread([this, limits, game = game_]() {
+    SearchInfo info = engine_->Search(
+        game, limits, [this](const SearchInfo& i) { Send(FormatInfo(i)); });
+    Send(absl::StrCat("bestmove ", ToUci(info.best_move)));
+  });
+}
+
+void UciSession::TryConfig(const EngineConfig& config, absl::string_view what) {
+  if (absl::Status s = ValidateEngineConfig(config); !s.ok()) {
+    Send(absl::StrCat("info string error: ", what, ": ", s.message()));
+    return;
+  }
+  engine_->SetConfig(config);
+}
+
+void UciSession::HandleSetOption(absl::string_view args) {
+  // "name <name words> [value <value words>]"
+  if (!absl::ConsumePrefix(&args, "name ")) {
+    Send("info string error: expected \"setoption name <name> [value <value>]\"");
+    return;
+  }
+  size_t at = args.find(" value ");
+  absl::string_view name = absl::StripAsciiWhitespace(args.substr(0, at));
+  absl::string_view value =
+      at == absl::string_view::npos ? "" : absl::StripAsciiWhitespace(args.substr(at + 7));
+  const std::string normalized = NormalizeName(name);
+  if (normalized == "threads" || normalized == "ponder" ||
+      normalized == "uci_chess960") {
+    return;
+  }
+  if (normalized == "move_overhead") {
+    int64_t ms;
+    if (absl::SimpleAtoi(value, &ms) && ms >= 0) engine_->set_move_overhead_ms(ms);
+    else Send(absl::StrCat("info string error: bad Move Overhead \"", value, "\""));
+    return;
+  }
+  if (normalized == "configfile") {
+    absl::StatusOr<EngineConfig> config = LoadEngineConfig(std::string(value));
+    if (!config.ok()) {
+      Send(absl::StrCat("info string error: ", config.status().message()));
+      return;
+    }
+    TryConfig(*config, value);
+    return;
+  }
+  EngineConfig config = engine_->config();
+  if (absl::Status s = SetConfigOption(name, value, &config); !s.ok()) {
+    Send(absl::StrCat("info string error: ", s.message()));
+    return;
+  }
+  TryConfig(config, name);
+}
+
+void UciSession::HandleBench(absl::string_view args) {
+  int depth = 8;
+  if (!args.empty() && (!absl::SimpleAtoi(args, &depth) || depth < 1)) depth = 8;
+  std::ostringstream log;
+  BenchResult result = RunBench(engine_->config(), depth, &log);
+  Send(log.str());
+  Send(absl::StrFormat("%d nodes %d nps", result.nodes, result.nps()));
+}
+
+}  // namespace chess

@@ -1,0 +1,55 @@
+// The UCI protocol over any pair of streams: the binary wires it to stdin/stdout, tests
+// drive it directly.
+#ifndef ENGINE_UCI_H_
+#define ENGINE_UCI_H_
+
+#include <memory>
+#include <mutex>
+#include <ostream>
+#include <string>
+#include <thread>
+
+#include "absl/strings/string_view.h"
+#include "engine/game.h"
+#include "engine/search.h"
+
+namespace chess {
+
+class UciSession {
+ public:
+  // Writes everything to `out`; `config` must be valid.
+  UciSession(const EngineConfig& config, std::ostream& out);
+  ~UciSession();
+
+  // Handles one line of input; returns false after "quit".
+  bool HandleLine(absl::string_view line);
+  // Waits for a running search to finish (it prints its own "bestmove").
+  void WaitForSearch();
+
+ private:
+  void Send(absl::string_view text);
+  void HandleUci();
+  void HandlePosition(absl::string_view args);
+  void HandleGo(absl::string_view args);
+  void HandleSetOption(absl::string_view args);
+  void HandleBench(absl::string_view args);
+  void StopSearch();
+  // Applies a changed config if valid; otherwise reports why and keeps the old one.
+  void TryConfig(const EngineConfig& config, absl::string_view what);
+
+  std::ostream& out_;
+  std::mutex out_mutex_;
+  std::unique_ptr<Engine> engine_;
+  Game game_;
+  std::thread search_thread_;
+};
+
+// Sets a field of `config` named as a UCI option: a SearchParams or EvalParams field name
+// ("null_move", "hash_mb", "tempo_mg"), or an evaluation weight ("value.knight.mg",
+// "pst.knight.e4.eg"). Names are case-insensitive; spaces count as underscores.
+absl::Status SetConfigOption(absl::string_view name, absl::string_view value,
+                             EngineConfig* config);
+
+}  // namespace chess
+
+#endif  // ENGINE_UCI_H_
