@@ -13,7 +13,8 @@ const std::vector<std::string>& BenchPositions() {
       "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
       "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
       "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-      "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+      "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 "
+      "10",
       "rnbqkb1r/pp1ppppp/5n2/2p5/4P3/2N5/PPPP1PPP/R1BQKBNR w KQkq - 2 3",
       "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
       "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQK2R w KQkq - 6 5",
@@ -87,21 +88,26 @@ void RunAlgorithmComparison(const EngineConfig& config, int max_depth,
     const char* name;
     EngineConfig config;
   };
-  const Column columns[] = {
-      {"minimax", minimax}, {"alpha-beta", alpha_beta}, {"full search", config}};
-  out << absl::StrFormat("%-5s", "depth");
-  for (const Column& c : columns) out << absl::StrFormat(" | %-28s", c.name);
+  const Column columns[] = {{"minimax", minimax},
+                            {"alpha-beta", alpha_beta},
+                            {"full search", config}};
+  // A Markdown table, so it can be pasted into the README as printed.
+  out << "| depth |";
+  for (const Column& c : columns)
+    out << absl::StrFormat(" %s nodes | ms | score |", c.name);
+  out << "\n|---:|";
+  for (size_t i = 0; i < std::size(columns); ++i) out << "---:|---:|---:|";
   out << "\n";
   const Position start = Position::Start();
   for (int depth = 1; depth <= max_depth; ++depth) {
-    out << absl::StrFormat("%-5d", depth);
+    out << absl::StrFormat("| %d |", depth);
     for (const Column& c : columns) {
       Engine engine(c.config);
       SearchLimits limits;
       limits.depth = depth;
       SearchInfo info = engine.Search(start, {}, limits);
-      out << absl::StrFormat(" | %11d nodes %7d ms %-4s", info.nodes,
-                             info.time_ms, ToUci(info.best_move));
+      out << absl::StrFormat(" %d | %d | %d %s |", info.nodes, info.time_ms,
+                             info.score, ToUci(info.best_move));
     }
     out << "\n";
   }

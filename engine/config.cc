@@ -56,7 +56,8 @@ std::vector<std::string> LeadingFieldPath(absl::string_view message) {
   return absl::StrSplit(path, '.');
 }
 
-// Line and column of the field at `path` in the parsed text, or "" if not present.
+// Line and column of the field at `path` in the parsed text, or "" if not
+// present.
 std::string LocationOf(const Descriptor* descriptor,
                        const TextFormat::ParseInfoTree* tree,
                        const std::vector<std::string>& path) {
@@ -102,8 +103,8 @@ absl::Status ValidateEngineConfig(const EngineConfig& config) {
                         : reflection->GetInt64(config.search(), field);
     if (value < range.min || value > range.max) {
       return absl::InvalidArgumentError(
-          absl::StrCat("search.", range.field, " = ", value,
-                       " is outside [", range.min, ", ", range.max, "]"));
+          absl::StrCat("search.", range.field, " = ", value, " is outside [",
+                       range.min, ", ", range.max, "]"));
     }
   }
   return absl::OkStatus();
@@ -122,9 +123,8 @@ absl::StatusOr<EngineConfig> ParseEngineConfig(absl::string_view text,
         absl::StrCat(source_name, ":", errors.error()));
   }
   if (absl::Status status = ValidateEngineConfig(config); !status.ok()) {
-    std::string location =
-        LocationOf(EngineConfig::descriptor(), &tree,
-                   LeadingFieldPath(status.message()));
+    std::string location = LocationOf(EngineConfig::descriptor(), &tree,
+                                      LeadingFieldPath(status.message()));
     return absl::InvalidArgumentError(
         absl::StrCat(source_name, ":", location, status.message()));
   }

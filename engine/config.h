@@ -11,12 +11,14 @@
 namespace chess {
 
 // Parses and validates a text-format EngineConfig. Errors read
-// "<source_name>:<line>:<column>: <what is wrong>" and name the offending field.
+// "<source_name>:<line>:<column>: <what is wrong>" and name the offending
+// field.
 absl::StatusOr<EngineConfig> ParseEngineConfig(absl::string_view text,
                                                absl::string_view source_name);
 absl::StatusOr<EngineConfig> LoadEngineConfig(const std::string& path);
 
-// Checks sizes and ranges of an already-built config; the error names the field path.
+// Checks sizes and ranges of an already-built config; the error names the field
+// path.
 absl::Status ValidateEngineConfig(const EngineConfig& config);
 
 // configs/engines/default.textproto, compiled into the binary.

@@ -15,23 +15,35 @@ using PstField = google::protobuf::RepeatedField<int32_t>;
 
 const PstField& PstOf(const PieceSquareTables& t, int piece) {
   switch (piece) {
-    case kPawn: return t.pawn();
-    case kKnight: return t.knight();
-    case kBishop: return t.bishop();
-    case kRook: return t.rook();
-    case kQueen: return t.queen();
-    default: return t.king();
+    case kPawn:
+      return t.pawn();
+    case kKnight:
+      return t.knight();
+    case kBishop:
+      return t.bishop();
+    case kRook:
+      return t.rook();
+    case kQueen:
+      return t.queen();
+    default:
+      return t.king();
   }
 }
 
 PstField* MutablePstOf(PieceSquareTables* t, int piece) {
   switch (piece) {
-    case kPawn: return t->mutable_pawn();
-    case kKnight: return t->mutable_knight();
-    case kBishop: return t->mutable_bishop();
-    case kRook: return t->mutable_rook();
-    case kQueen: return t->mutable_queen();
-    default: return t->mutable_king();
+    case kPawn:
+      return t->mutable_pawn();
+    case kKnight:
+      return t->mutable_knight();
+    case kBishop:
+      return t->mutable_bishop();
+    case kRook:
+      return t->mutable_rook();
+    case kQueen:
+      return t->mutable_queen();
+    default:
+      return t->mutable_king();
   }
 }
 
@@ -43,16 +55,29 @@ int ValueOf(const PieceValues& v, int piece) {
 
 void SetValue(PieceValues* v, int piece, int value) {
   switch (piece) {
-    case kPawn: v->set_pawn(value); break;
-    case kKnight: v->set_knight(value); break;
-    case kBishop: v->set_bishop(value); break;
-    case kRook: v->set_rook(value); break;
-    case kQueen: v->set_queen(value); break;
-    default: v->set_king(value); break;
+    case kPawn:
+      v->set_pawn(value);
+      break;
+    case kKnight:
+      v->set_knight(value);
+      break;
+    case kBishop:
+      v->set_bishop(value);
+      break;
+    case kRook:
+      v->set_rook(value);
+      break;
+    case kQueen:
+      v->set_queen(value);
+      break;
+    default:
+      v->set_king(value);
+      break;
   }
 }
 
-// Weights beyond this are surely typos, and large sums could overflow the search's scores.
+// Weights beyond this are surely typos, and large sums could overflow the
+// search's scores.
 constexpr int kMaxWeight = 5000;
 
 }  // namespace
@@ -136,7 +161,8 @@ std::string EvalWeights::FeatureName(int feature) {
   if (feature < kTempoFeature) {
     int piece = (feature - kPstFeatures) / 64;
     int index = (feature - kPstFeatures) % 64;
-    return absl::StrCat("pst.", kPieceNames[piece], ".", SquareName(Flip(index)));
+    return absl::StrCat("pst.", kPieceNames[piece], ".",
+                        SquareName(Flip(index)));
   }
   return "tempo";
 }

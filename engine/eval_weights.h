@@ -1,6 +1,7 @@
-// The evaluation as a linear model: named features, each with a middle-game and an
-// end-game weight. The engine evaluates with tables built from these weights; the tuner
-// learns them, and UCI "setoption" reaches any of them by name.
+// The evaluation as a linear model: named features, each with a middle-game and
+// an end-game weight. The engine evaluates with tables built from these
+// weights; the tuner learns them, and UCI "setoption" reaches any of them by
+// name.
 #ifndef ENGINE_EVAL_WEIGHTS_H_
 #define ENGINE_EVAL_WEIGHTS_H_
 
@@ -14,16 +15,18 @@
 
 namespace chess {
 
-// Feature layout. A later term (pawn structure, mobility, ...) appends its block here and
-// to FeatureName; code that treats weights generically (tuner, setoption) needs no change.
-inline constexpr int kValueFeatures = 0;                 // 6: pawn..king
-inline constexpr int kPstFeatures = 6;                   // 6 x 64, by table index
-inline constexpr int kTempoFeature = kPstFeatures + 384; // 1
+// Feature layout. A later term (pawn structure, mobility, ...) appends its
+// block here and to FeatureName; code that treats weights generically (tuner,
+// setoption) needs no change.
+inline constexpr int kValueFeatures = 0;  // 6: pawn..king
+inline constexpr int kPstFeatures = 6;    // 6 x 64, by table index
+inline constexpr int kTempoFeature = kPstFeatures + 384;  // 1
 inline constexpr int kNumFeatures = kTempoFeature + 1;
 
 enum Phase { kMg = 0, kEg = 1 };
 
-// Table index (0 = a8 ... 63 = h1, as printed from White's side) for a piece of `c` on `s`.
+// Table index (0 = a8 ... 63 = h1, as printed from White's side) for a piece of
+// `c` on `s`.
 constexpr int PstIndex(Color c, Square s) { return c == kWhite ? Flip(s) : s; }
 
 struct EvalWeights {
@@ -40,14 +43,16 @@ struct EvalWeights {
   static bool FindWeight(absl::string_view name, int* feature, Phase* phase);
 };
 
-// Sparse white-minus-black feature counts of a position, for linear evaluation and tuning.
+// Sparse white-minus-black feature counts of a position, for linear evaluation
+// and tuning.
 struct FeatureCount {
   int feature;
   int count;
 };
 std::vector<FeatureCount> CountFeatures(const Position& pos);
 
-// Game phase in [0, 24]: 24 with all pieces on the board, 0 with pawns and kings only.
+// Game phase in [0, 24]: 24 with all pieces on the board, 0 with pawns and
+// kings only.
 int GamePhase(const Position& pos, const std::array<int, 6>& phase_weight);
 
 }  // namespace chess

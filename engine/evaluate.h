@@ -1,4 +1,5 @@
-// Tapered material + piece-square evaluation, from the side to move's point of view.
+// Tapered material + piece-square evaluation, from the side to move's point of
+// view.
 #ifndef ENGINE_EVALUATE_H_
 #define ENGINE_EVALUATE_H_
 
@@ -27,14 +28,16 @@ class Evaluator {
   }
 
  private:
-  // Value plus square bonus, positive for White's pieces and negative for Black's.
+  // Value plus square bonus, positive for White's pieces and negative for
+  // Black's.
   int table_[2][16][64] = {};
   int tempo_[2];
   std::array<int, 6> phase_weight_;
 };
 
-// The same evaluation computed slowly as a dot product of feature counts and weights: the
-// definition the fast one must match exactly, and the form the tuner differentiates.
+// The same evaluation computed slowly as a dot product of feature counts and
+// weights: the definition the fast one must match exactly, and the form the
+// tuner differentiates.
 int ReferenceEvaluate(const Position& pos, const EvalWeights& weights);
 
 }  // namespace chess

@@ -28,7 +28,8 @@ bool HasNonPawnMaterial(const Position& pos, Color c) {
   return pos.pieces(c) & ~(pos.pieces(kPawn) | pos.pieces(kKing));
 }
 
-// Moves the highest-scored remaining move to position `i` (selection sort, lazily).
+// Moves the highest-scored remaining move to position `i` (selection sort,
+// lazily).
 void PickNext(MoveList& moves, int* scores, size_t i) {
   size_t best = i;
   for (size_t j = i + 1; j < moves.size(); ++j) {
@@ -100,14 +101,16 @@ void Engine::SetTimeLimits(const Position& pos, const SearchLimits& limits) {
   const Color us = pos.side_to_move();
   const int64_t left = limits.time_left_ms[us];
   if (left < 0) return;
-  // Keep a reserve for the moves still to come and the cost of talking to the GUI.
+  // Keep a reserve for the moves still to come and the cost of talking to the
+  // GUI.
   const int64_t available = std::max<int64_t>(1, left - move_overhead_ms_);
   const int moves_to_go =
       limits.moves_to_go > 0 ? std::min(limits.moves_to_go, 40) : 30;
   const int64_t increment = limits.increment_ms[us];
   const int64_t base = available / moves_to_go + increment * 3 / 4;
   hard_limit_ms_ = std::max<int64_t>(1, std::min(available / 3, base * 4));
-  soft_limit_ms_ = std::max<int64_t>(1, std::min(base * 6 / 10, hard_limit_ms_));
+  soft_limit_ms_ =
+      std::max<int64_t>(1, std::min(base * 6 / 10, hard_limit_ms_));
 }
 
 bool Engine::ShouldStop() {
@@ -133,7 +136,8 @@ bool Engine::IsDraw(const Position& pos, int ply) const {
 
 void Engine::UpdatePv(int ply, Move m) {
   pv_[ply][ply] = m;
-  for (int i = ply + 1; i < pv_length_[ply + 1]; ++i) pv_[ply][i] = pv_[ply + 1][i];
+  for (int i = ply + 1; i < pv_length_[ply + 1]; ++i)
+    pv_[ply][i] = pv_[ply + 1][i];
   pv_length_[ply] = std::max(pv_length_[ply + 1], ply + 1);
 }
 
@@ -166,9 +170,8 @@ void Engine::ScoreMoves(const Position& pos, const MoveList& moves,
   }
 }
 
-void Engine::UpdateQuietStats(const Position& pos, Move best,
-                              const Move* tried, int tried_count, int depth,
-                              int ply) {
+void Engine::UpdateQuietStats(const Position& pos, Move best, const Move* tried,
+                              int tried_count, int depth, int ply) {
   if (params_.order_killers() && killers_[ply][0] != best) {
     killers_[ply][1] = killers_[ply][0];
     killers_[ply][0] = best;
@@ -178,7 +181,8 @@ void Engine::UpdateQuietStats(const Position& pos, Move best,
   const int bonus = std::min(depth * depth, 400);
   auto update = [&](Move m, int delta) {
     int& h = history_[us][m.from()][m.to()];
-    h += delta - h * std::abs(delta) / kHistoryMax;  // stays within +-kHistoryMax
+    h += delta -
+         h * std::abs(delta) / kHistoryMax;  // stays within +-kHistoryMax
   };
   update(best, bonus * 32);
   for (int i = 0; i < tried_count; ++i) {
@@ -232,7 +236,8 @@ int Engine::Minimax(const Position& pos, int depth, int ply) {
     return 0;
   }
   if (depth <= 0 || ply >= kMaxPly) {
-    if (params_.quiescence()) return Quiescence(pos, -kInfinity, kInfinity, ply);
+    if (params_.quiescence())
+      return Quiescence(pos, -kInfinity, kInfinity, ply);
     ++nodes_;
     return Evaluate(pos);
   }
@@ -319,15 +324,17 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
     child.MakeMove(m);
     keys_[root_key_index_ + ply + 1] = child.key();
     const bool gives_check = child.InCheck();
-    const int new_depth = depth - 1 + (params_.check_extension() && gives_check);
+    const int new_depth =
+        depth - 1 + (params_.check_extension() && gives_check);
 
     int score;
     if (i == 0) {
-      score = -AlphaBeta(child, -beta, -alpha, new_depth, ply + 1, pv_node, true);
+      score =
+          -AlphaBeta(child, -beta, -alpha, new_depth, ply + 1, pv_node, true);
     } else {
       int reduction = 0;
-      if (params_.late_move_reductions() && quiet && !in_check && !gives_check &&
-          depth >= params_.lmr_min_depth() &&
+      if (params_.late_move_reductions() && quiet && !in_check &&
+          !gives_check && depth >= params_.lmr_min_depth() &&
           int(i) + 1 >= params_.lmr_min_move_number() &&
           m != killers_[ply][0] && m != killers_[ply][1]) {
         reduction = reductions_[std::min(depth, 63)][std::min<int>(i + 1, 63)];
@@ -341,7 +348,8 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
                              false, true);
         }
         if (score > alpha && score < beta) {
-          score = -AlphaBeta(child, -beta, -alpha, new_depth, ply + 1, true, true);
+          score =
+              -AlphaBeta(child, -beta, -alpha, new_depth, ply + 1, true, true);
         }
       } else {
         score = -AlphaBeta(child, -beta, -alpha, new_depth - reduction, ply + 1,
@@ -361,7 +369,8 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
         alpha = score;
         UpdatePv(ply, m);
         if (score >= beta) {
-          if (quiet) UpdateQuietStats(pos, m, quiets_tried, quiet_count, depth, ply);
+          if (quiet)
+            UpdateQuietStats(pos, m, quiets_tried, quiet_count, depth, ply);
           break;
         }
       }
@@ -370,7 +379,7 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
   }
 
   if (use_tt) {
-    const Bound bound = best >= beta              ? kBoundLower
+    const Bound bound = best >= beta            ? kBoundLower
                         : best > original_alpha ? kBoundExact
                                                 : kBoundUpper;
     tt_.Store(pos.key(), best_move, ScoreToTT(best, ply), depth, bound);
@@ -379,7 +388,8 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
 }
 
 int Engine::SearchRoot(const Position& pos, int depth, int previous_score) {
-  if (params_.algorithm() == SearchParams::MINIMAX) return Minimax(pos, depth, 0);
+  if (params_.algorithm() == SearchParams::MINIMAX)
+    return Minimax(pos, depth, 0);
   if (!params_.aspiration_windows() || depth < params_.aspiration_min_depth() ||
       IsMateScore(previous_score)) {
     return AlphaBeta(pos, -kInfinity, kInfinity, depth, 0, true, false);
@@ -417,7 +427,6 @@ SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
                           const SearchLimits& limits,
                           const InfoCallback& on_iteration) {
   start_ = std::chrono::steady_clock::now();
-  stop_ = false;
   nodes_ = 0;
   seldepth_ = 0;
   node_limit_ = limits.infinite ? 0 : limits.nodes;
@@ -435,6 +444,7 @@ SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
   SearchInfo result;
   if (root_moves.empty()) {
     result.score = pos.InCheck() ? -kMateScore : 0;
+    stop_ = false;
     return result;
   }
   result.best_move = root_moves[0];
@@ -450,7 +460,8 @@ SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
     seldepth_ = 0;
     const int score = SearchRoot(pos, depth, previous_score);
     if (stop_.load(std::memory_order_relaxed)) {
-      // With no iteration completed, the cut-off one's best move beats an arbitrary one.
+      // With no iteration completed, the cut-off one's best move beats an
+      // arbitrary one.
       if (depth == first_depth && pv_length_[0] > 0 && !pv_[0][0].is_none()) {
         result.best_move = pv_[0][0];
         result.pv.assign(pv_[0], pv_[0] + pv_length_[0]);
@@ -468,7 +479,9 @@ SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
     result.hashfull = tt_.Hashfull();
     if (on_iteration) on_iteration(result);
     if (limits.infinite) continue;
-    if (time_managed && (root_moves.size() == 1 || ElapsedMs() >= soft_limit_ms_)) break;
+    if (time_managed &&
+        (root_moves.size() == 1 || ElapsedMs() >= soft_limit_ms_))
+      break;
     if (IsMateScore(score) && MateInMoves(score) > 0 &&
         depth >= 2 * MateInMoves(score) + 1 && !limits.depth) {
       break;  // a proven mate will not get better
@@ -481,6 +494,7 @@ SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
   result.nodes = nodes_;
   result.time_ms = ElapsedMs();
   result.hashfull = tt_.Hashfull();
+  stop_ = false;
   return result;
 }
 

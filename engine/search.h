@@ -1,5 +1,6 @@
-// The engine: an object owning its configuration, evaluation tables, transposition table
-// and all search state, so that many engines can search at once in one process.
+// The engine: an object owning its configuration, evaluation tables,
+// transposition table and all search state, so that many engines can search at
+// once in one process.
 #ifndef ENGINE_SEARCH_H_
 #define ENGINE_SEARCH_H_
 
@@ -23,8 +24,8 @@ namespace chess {
 inline constexpr int kMaxPly = 128;
 
 struct SearchLimits {
-  int depth = 0;          // 0: no depth limit
-  uint64_t nodes = 0;     // 0: no node limit
+  int depth = 0;       // 0: no depth limit
+  uint64_t nodes = 0;  // 0: no node limit
   int64_t movetime_ms = 0;
   // Clock of each side (index by Color); negative when not given.
   int64_t time_left_ms[2] = {-1, -1};
@@ -39,7 +40,8 @@ struct SearchInfo {
   Move best_move;
   int depth = 0;
   int seldepth = 0;
-  int score = 0;  // centipawns from the side to move, or a mate score (see IsMateScore)
+  int score =
+      0;  // centipawns from the side to move, or a mate score (see IsMateScore)
   uint64_t nodes = 0;
   int64_t time_ms = 0;
   int hashfull = 0;
@@ -66,16 +68,23 @@ class Engine {
   void NewGame();
   void set_move_overhead_ms(int64_t ms) { move_overhead_ms_ = ms; }
 
-  // Searches `pos`; `history` holds the keys of the game's earlier positions (oldest first),
-  // used for repetition draws. Always returns a legal move when one exists.
+  // Searches `pos`; `history` holds the keys of the game's earlier positions
+  // (oldest first), used for repetition draws. Always returns a legal move when
+  // one exists.
   SearchInfo Search(const Position& pos, absl::Span<const Key> history,
-                    const SearchLimits& limits, const InfoCallback& on_iteration = {});
+                    const SearchLimits& limits,
+                    const InfoCallback& on_iteration = {});
   SearchInfo Search(const Game& game, const SearchLimits& limits,
                     const InfoCallback& on_iteration = {});
-  // Thread-safe: ends the current search as soon as possible.
+  // Thread-safe: ends the current search as soon as possible. A Stop() that
+  // arrives before the search has begun ends it too (it then returns a legal
+  // move at once); the request is cleared when a search returns, or by
+  // ClearStop() for a Stop() that came too late.
   void Stop() { stop_.store(true, std::memory_order_relaxed); }
+  void ClearStop() { stop_.store(false, std::memory_order_relaxed); }
 
-  // The static evaluation the search uses (noise included), from the side to move.
+  // The static evaluation the search uses (noise included), from the side to
+  // move.
   int Evaluate(const Position& pos) const;
 
  private:

@@ -37,7 +37,8 @@ int TranspositionTable::Hashfull() const {
   if (sample == 0) return 0;
   int used = 0;
   for (size_t i = 0; i < sample; ++i) {
-    used += entries_[i].bound != kBoundNone && entries_[i].generation == generation_;
+    used += entries_[i].bound != kBoundNone &&
+            entries_[i].generation == generation_;
   }
   return int(used * 1000 / sample);
 }

@@ -1,5 +1,6 @@
-// Transposition table: one entry per slot, indexed by Zobrist key, depth-preferred
-// replacement within a search and always-replace for entries of older searches.
+// Transposition table: one entry per slot, indexed by Zobrist key,
+// depth-preferred replacement within a search and always-replace for entries of
+// older searches.
 #ifndef ENGINE_TT_H_
 #define ENGINE_TT_H_
 
@@ -11,7 +12,12 @@
 
 namespace chess {
 
-enum Bound : uint8_t { kBoundNone = 0, kBoundUpper = 1, kBoundLower = 2, kBoundExact = 3 };
+enum Bound : uint8_t {
+  kBoundNone = 0,
+  kBoundUpper = 1,
+  kBoundLower = 2,
+  kBoundExact = 3
+};
 
 struct TTEntry {
   Key key = 0;
@@ -48,16 +54,20 @@ class TranspositionTable {
   uint8_t generation_ = 0;
 };
 
-// Mate scores are stored relative to the node, not the root, so that they stay right when
-// the same position is reached at another ply.
+// Mate scores are stored relative to the node, not the root, so that they stay
+// right when the same position is reached at another ply.
 inline constexpr int kMateScore = 32000;
 inline constexpr int kMateBound = kMateScore - 1000;
 inline constexpr int kInfinity = 32001;
 inline int ScoreToTT(int score, int ply) {
-  return score >= kMateBound ? score + ply : score <= -kMateBound ? score - ply : score;
+  return score >= kMateBound    ? score + ply
+         : score <= -kMateBound ? score - ply
+                                : score;
 }
 inline int ScoreFromTT(int score, int ply) {
-  return score >= kMateBound ? score - ply : score <= -kMateBound ? score + ply : score;
+  return score >= kMateBound    ? score - ply
+         : score <= -kMateBound ? score + ply
+                                : score;
 }
 
 }  // namespace chess

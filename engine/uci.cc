@@ -55,7 +55,8 @@ absl::Status SetScalarField(Message* message, const FieldDescriptor* field,
       return absl::OkStatus();
     }
     case FieldDescriptor::CPPTYPE_ENUM: {
-      const auto* e = field->enum_type()->FindValueByName(absl::AsciiStrToUpper(value));
+      const auto* e =
+          field->enum_type()->FindValueByName(absl::AsciiStrToUpper(value));
       if (!e) return bad();
       r->SetEnum(message, field, e);
       return absl::OkStatus();
@@ -68,7 +69,8 @@ absl::Status SetScalarField(Message* message, const FieldDescriptor* field,
 const FieldDescriptor* FindScalarField(const Message& message,
                                        const std::string& name) {
   const FieldDescriptor* f = message.GetDescriptor()->FindFieldByName(name);
-  if (!f || f->is_repeated() || f->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
+  if (!f || f->is_repeated() ||
+      f->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
     return nullptr;
   }
   return f;
@@ -83,9 +85,9 @@ std::string UciOptionLine(const FieldDescriptor* f) {
       return absl::StrCat("option name ", f->name(), " type spin default ",
                           f->default_value_int32(), " min -100000 max 100000");
     case FieldDescriptor::CPPTYPE_ENUM: {
-      std::string line = absl::StrCat("option name ", f->name(),
-                                      " type combo default ",
-                                      f->default_value_enum()->name());
+      std::string line =
+          absl::StrCat("option name ", f->name(), " type combo default ",
+                       f->default_value_enum()->name());
       for (int i = 0; i < f->enum_type()->value_count(); ++i) {
         absl::StrAppend(&line, " var ", f->enum_type()->value(i)->name());
       }
@@ -106,20 +108,21 @@ std::string FormatInfo(const SearchInfo& info) {
   for (Move m : info.pv) pv.push_back(ToUci(m));
   const uint64_t nps = info.time_ms > 0 ? info.nodes * 1000 / info.time_ms : 0;
   return absl::StrFormat(
-      "info depth %d seldepth %d score %s nodes %d nps %d time %d hashfull %d pv %s",
+      "info depth %d seldepth %d score %s nodes %d nps %d time %d hashfull %d "
+      "pv %s",
       info.depth, info.seldepth, FormatScore(info.score), info.nodes, nps,
       info.time_ms, info.hashfull, absl::StrJoin(pv, " "));
 }
 
 }  // namespace
 
-absl::Status SetConfigOption(absl::string_view raw_name, absl::string_view value,
-                             EngineConfig* config) {
+absl::Status SetConfigOption(absl::string_view raw_name,
+                             absl::string_view value, EngineConfig* config) {
   const std::string name = NormalizeName(raw_name);
   if (name == "hash") {
-    return SetScalarField(config->mutable_search(),
-                          SearchParams::descriptor()->FindFieldByName("hash_mb"),
-                          value);
+    return SetScalarField(
+        config->mutable_search(),
+        SearchParams::descriptor()->FindFieldByName("hash_mb"), value);
   }
   if (const FieldDescriptor* f = FindScalarField(config->search(), name)) {
     return SetScalarField(config->mutable_search(), f, value);
@@ -156,6 +159,11 @@ void UciSession::Send(absl::string_view text) {
 
 void UciSession::WaitForSearch() {
   if (search_thread_.joinable()) search_thread_.join();
+}
+
+void UciSession::EndOfInput() {
+  if (search_is_infinite_) engine_->Stop();
+  WaitForSearch();
 }
 
 void UciSession::StopSearch() {
@@ -197,15 +205,17 @@ bool UciSession::HandleLine(absl::string_view line) {
     HandleBench(args);
   } else if (command == "d") {
     Send(absl::StrCat("info string fen ", game_.position().ToFen()));
-  } else if (command != "ponderhit" && command != "debug" && command != "register") {
+  } else if (command != "ponderhit" && command != "debug" &&
+             command != "register") {
     Send(absl::StrCat("info string unknown command: ", line));
   }
   return true;
 }
 
 void UciSession::HandleUci() {
-  const std::string name =
-      engine_->config().name().empty() ? "chess-harness" : engine_->config().name();
+  const std::string name = engine_->config().name().empty()
+                               ? "chess-harness"
+                               : engine_->config().name();
   Send(absl::StrCat("id name ", name));
   Send("id author the chess-harness authors");
   Send("option name Hash type spin default 16 min 0 max 65536");
@@ -214,7 +224,8 @@ void UciSession::HandleUci() {
   Send("option name ConfigFile type string default <empty>");
   const auto* search = SearchParams::descriptor();
   for (int i = 0; i < search->field_count(); ++i) {
-    if (search->field(i)->name() != "hash_mb") Send(UciOptionLine(search->field(i)));
+    if (search->field(i)->name() != "hash_mb")
+      Send(UciOptionLine(search->field(i)));
   }
   const auto* eval = EvalParams::descriptor();
   for (int i = 0; i < eval->field_count(); ++i) {
@@ -227,7 +238,8 @@ void UciSession::HandleUci() {
 }
 
 void UciSession::HandlePosition(absl::string_view args) {
-  std::vector<absl::string_view> words = absl::StrSplit(args, ' ', absl::SkipEmpty());
+  std::vector<absl::string_view> words =
+      absl::StrSplit(args, ' ', absl::SkipEmpty());
   auto moves_at = std::find(words.begin(), words.end(), "moves");
   Position start = Position::Start();
   if (!words.empty() && words[0] == "fen") {
@@ -239,7 +251,9 @@ void UciSession::HandlePosition(absl::string_view args) {
     }
     start = *pos;
   } else if (words.empty() || words[0] != "startpos") {
-    Send("info string error: expected \"position startpos|fen <fen> [moves ...]\"");
+    Send(
+        "info string error: expected \"position startpos|fen <fen> [moves "
+        "...]\"");
     return;
   }
   game_ = Game(start);
@@ -254,7 +268,8 @@ void UciSession::HandlePosition(absl::string_view args) {
 
 void UciSession::HandleGo(absl::string_view args) {
   SearchLimits limits;
-  std::vector<absl::string_view> words = absl::StrSplit(args, ' ', absl::SkipEmpty());
+  std::vector<absl::string_view> words =
+      absl::StrSplit(args, ' ', absl::SkipEmpty());
   for (size_t i = 0; i < words.size(); ++i) {
     const absl::string_view key = words[i];
     int64_t value = 0;
@@ -264,17 +279,39 @@ void UciSession::HandleGo(absl::string_view args) {
       limits.infinite = true;
       continue;
     }
-    if (!has_value) continue;  // unknown words ("ponder", "searchmoves ...") are skipped
+    static constexpr absl::string_view kNumeric[] = {
+        "depth", "nodes", "movetime", "wtime",
+        "btime", "winc",  "binc",     "movestogo"};
+    const bool numeric = std::find(std::begin(kNumeric), std::end(kNumeric),
+                                   key) != std::end(kNumeric);
+    if (numeric && !has_value) {
+      Send(absl::StrCat("info string error: go: \"", key,
+                        "\" needs a number; not searching"));
+      return;
+    }
+    if (!has_value)
+      continue;  // unknown words ("ponder", "searchmoves ...") are skipped
     ++i;
-    if (key == "depth") limits.depth = int(std::max<int64_t>(value, 1));
-    else if (key == "nodes") limits.nodes = uint64_t(std::max<int64_t>(value, 1));
-    else if (key == "movetime") limits.movetime_ms = std::max<int64_t>(value, 1);
-    else if (key == "wtime") limits.time_left_ms[kWhite] = std::max<int64_t>(value, 0);
-    else if (key == "btime") limits.time_left_ms[kBlack] = std::max<int64_t>(value, 0);
-    else if (key == "winc") limits.increment_ms[kWhite] = std::max<int64_t>(value, 0);
-    else if (key == "binc") limits.increment_ms[kBlack] = std::max<int64_t>(value, 0);
-    else if (key == "movestogo") limits.moves_to_go = int(std::max<int64_t>(value, 0));
+    if (key == "depth")
+      limits.depth = int(std::max<int64_t>(value, 1));
+    else if (key == "nodes")
+      limits.nodes = uint64_t(std::max<int64_t>(value, 1));
+    else if (key == "movetime")
+      limits.movetime_ms = std::max<int64_t>(value, 1);
+    else if (key == "wtime")
+      limits.time_left_ms[kWhite] = std::max<int64_t>(value, 0);
+    else if (key == "btime")
+      limits.time_left_ms[kBlack] = std::max<int64_t>(value, 0);
+    else if (key == "winc")
+      limits.increment_ms[kWhite] = std::max<int64_t>(value, 0);
+    else if (key == "binc")
+      limits.increment_ms[kBlack] = std::max<int64_t>(value, 0);
+    else if (key == "movestogo")
+      limits.moves_to_go = int(std::max<int64_t>(value, 0));
   }
+  search_is_infinite_ = limits.infinite;
+  engine_->ClearStop();  // a "stop" that arrived after the previous search had
+                         // ended
   search_thread_ = std::thread([this, limits, game = game_]() {
     SearchInfo info = engine_->Search(
         game, limits, [this](const SearchInfo& i) { Send(FormatInfo(i)); });
@@ -293,13 +330,17 @@ void UciSession::TryConfig(const EngineConfig& config, absl::string_view what) {
 void UciSession::HandleSetOption(absl::string_view args) {
   // "name <name words> [value <value words>]"
   if (!absl::ConsumePrefix(&args, "name ")) {
-    Send("info string error: expected \"setoption name <name> [value <value>]\"");
+    Send(
+        "info string error: expected \"setoption name <name> [value "
+        "<value>]\"");
     return;
   }
   size_t at = args.find(" value ");
   absl::string_view name = absl::StripAsciiWhitespace(args.substr(0, at));
   absl::string_view value =
-      at == absl::string_view::npos ? "" : absl::StripAsciiWhitespace(args.substr(at + 7));
+      at == absl::string_view::npos
+          ? ""
+          : absl::StripAsciiWhitespace(args.substr(at + 7));
   const std::string normalized = NormalizeName(name);
   if (normalized == "threads" || normalized == "ponder" ||
       normalized == "uci_chess960") {
@@ -307,8 +348,11 @@ void UciSession::HandleSetOption(absl::string_view args) {
   }
   if (normalized == "move_overhead") {
     int64_t ms;
-    if (absl::SimpleAtoi(value, &ms) && ms >= 0) engine_->set_move_overhead_ms(ms);
-    else Send(absl::StrCat("info string error: bad Move Overhead \"", value, "\""));
+    if (absl::SimpleAtoi(value, &ms) && ms >= 0)
+      engine_->set_move_overhead_ms(ms);
+    else
+      Send(
+          absl::StrCat("info string error: bad Move Overhead \"", value, "\""));
     return;
   }
   if (normalized == "configfile") {
@@ -330,7 +374,8 @@ void UciSession::HandleSetOption(absl::string_view args) {
 
 void UciSession::HandleBench(absl::string_view args) {
   int depth = 8;
-  if (!args.empty() && (!absl::SimpleAtoi(args, &depth) || depth < 1)) depth = 8;
+  if (!args.empty() && (!absl::SimpleAtoi(args, &depth) || depth < 1))
+    depth = 8;
   std::ostringstream log;
   BenchResult result = RunBench(engine_->config(), depth, &log);
   Send(log.str());

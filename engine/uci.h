@@ -1,5 +1,5 @@
-// The UCI protocol over any pair of streams: the binary wires it to stdin/stdout, tests
-// drive it directly.
+// The UCI protocol over any pair of streams: the binary wires it to
+// stdin/stdout, tests drive it directly.
 #ifndef ENGINE_UCI_H_
 #define ENGINE_UCI_H_
 
@@ -23,8 +23,9 @@ class UciSession {
 
   // Handles one line of input; returns false after "quit".
   bool HandleLine(absl::string_view line);
-  // Waits for a running search to finish (it prints its own "bestmove").
-  void WaitForSearch();
+  // Input has ended: lets a limited search finish (it prints its own
+  // "bestmove") and stops an infinite one, which would otherwise never end.
+  void EndOfInput();
 
  private:
   void Send(absl::string_view text);
@@ -34,7 +35,9 @@ class UciSession {
   void HandleSetOption(absl::string_view args);
   void HandleBench(absl::string_view args);
   void StopSearch();
-  // Applies a changed config if valid; otherwise reports why and keeps the old one.
+  void WaitForSearch();
+  // Applies a changed config if valid; otherwise reports why and keeps the old
+  // one.
   void TryConfig(const EngineConfig& config, absl::string_view what);
 
   std::ostream& out_;
@@ -42,11 +45,14 @@ class UciSession {
   std::unique_ptr<Engine> engine_;
   Game game_;
   std::thread search_thread_;
+  bool search_is_infinite_ = false;
 };
 
-// Sets a field of `config` named as a UCI option: a SearchParams or EvalParams field name
-// ("null_move", "hash_mb", "tempo_mg"), or an evaluation weight ("value.knight.mg",
-// "pst.knight.e4.eg"). Names are case-insensitive; spaces count as underscores.
+// Sets a field of `config` named as a UCI option: a SearchParams or EvalParams
+// field name
+// ("null_move", "hash_mb", "tempo_mg"), or an evaluation weight
+// ("value.knight.mg", "pst.knight.e4.eg"). Names are case-insensitive; spaces
+// count as underscores.
 absl::Status SetConfigOption(absl::string_view name, absl::string_view value,
                              EngineConfig* config);
 

@@ -1,7 +1,8 @@
 // The engine as a UCI program.
-//   uci [--config=configs/engines/default.textproto]        speak UCI on stdin/stdout
-//   uci [--config=...] bench [depth]                         print the bench signature
-//   uci [--config=...] compare [max_depth]                   minimax vs alpha-beta vs full
+//   uci [--config=configs/engines/default.textproto]        speak UCI on
+//   stdin/stdout uci [--config=...] bench [depth]                         print
+//   the bench signature uci [--config=...] compare [max_depth] minimax vs
+//   alpha-beta vs full
 // Exit code 2 when the config cannot be loaded.
 #include <iostream>
 #include <string>
@@ -49,7 +50,8 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (!mode.empty()) {
-    std::cerr << "unknown argument \"" << mode << "\" (expected bench or compare)\n";
+    std::cerr << "unknown argument \"" << mode
+              << "\" (expected bench or compare)\n";
     return 2;
   }
   std::ios::sync_with_stdio(false);
@@ -58,6 +60,6 @@ int main(int argc, char** argv) {
   while (std::getline(std::cin, line)) {
     if (!session.HandleLine(line)) return 0;
   }
-  session.WaitForSearch();
+  session.EndOfInput();
   return 0;
 }

@@ -1,0 +1,87 @@
+#include "engine/config.h"
+
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "engine/eval_weights.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace chess {
+namespace {
+
+using ::testing::HasSubstr;
+
+TEST(ConfigTest, ShippedConfigsLoadAndValidate) {
+  for (const char* name : {"default", "simplified", "material", "pesto"}) {
+    SCOPED_TRACE(name);
+    auto config =
+        LoadEngineConfig(absl::StrCat("configs/engines/", name, ".textproto"));
+    ASSERT_TRUE(config.ok()) << config.status();
+    EXPECT_EQ(config->name(), name);
+    EXPECT_TRUE(EvalWeights::FromProto(config->eval()).ok());
+  }
+}
+
+TEST(ConfigTest, SimplifiedHasTheFoundingValues) {
+  auto config = LoadEngineConfig("configs/engines/simplified.textproto");
+  ASSERT_TRUE(config.ok()) << config.status();
+  const PieceValues& v = config->eval().value_mg();
+  EXPECT_EQ(v.pawn(), 100);
+  EXPECT_EQ(v.knight(), 320);
+  EXPECT_EQ(v.bishop(), 330);
+  EXPECT_EQ(v.rook(), 500);
+  EXPECT_EQ(v.queen(), 900);
+  EXPECT_EQ(v.king(), 20000);
+}
+
+TEST(ConfigTest, BuiltInDefaultEqualsTheShippedFile) {
+  auto config = LoadEngineConfig("configs/engines/default.textproto");
+  ASSERT_TRUE(config.ok()) << config.status();
+  EXPECT_EQ(config->SerializeAsString(),
+            DefaultEngineConfig().SerializeAsString());
+  EXPECT_TRUE(ValidateEngineConfig(DefaultEngineConfig()).ok());
+}
+
+TEST(ConfigTest, SyntaxErrorNamesFileLineAndColumn) {
+  auto config = ParseEngineConfig(
+      "name: \"x\"\nsearch {\n  nul_move: true\n}\n", "my.textproto");
+  ASSERT_FALSE(config.ok());
+  EXPECT_THAT(std::string(config.status().message()),
+              HasSubstr("my.textproto:3:"));
+  EXPECT_THAT(std::string(config.status().message()), HasSubstr("nul_move"));
+}
+
+TEST(ConfigTest, RangeErrorNamesFileLineAndField) {
+  auto config =
+      ParseEngineConfig("search {\n  hash_mb: 100000000\n}\n", "big.textproto");
+  ASSERT_FALSE(config.ok());
+  EXPECT_THAT(std::string(config.status().message()),
+              HasSubstr("big.textproto:2:"));
+  EXPECT_THAT(std::string(config.status().message()), HasSubstr("hash_mb"));
+}
+
+TEST(ConfigTest, WrongTableSizeIsRejected) {
+  auto config = ParseEngineConfig("eval {\n  pst_mg { pawn: [1, 2, 3] }\n}\n",
+                                  "t.textproto");
+  ASSERT_FALSE(config.ok());
+  EXPECT_THAT(std::string(config.status().message()),
+              HasSubstr("t.textproto:2:"));
+  EXPECT_THAT(std::string(config.status().message()), HasSubstr("pawn"));
+}
+
+TEST(ConfigTest, MissingFileIsAnErrorNamingIt) {
+  auto config = LoadEngineConfig("no/such/file.textproto");
+  ASSERT_FALSE(config.ok());
+  EXPECT_THAT(std::string(config.status().message()),
+              HasSubstr("no/such/file.textproto"));
+}
+
+TEST(ConfigTest, EmptyTextIsAValidConfig) {
+  auto config = ParseEngineConfig("", "empty");
+  ASSERT_TRUE(config.ok()) << config.status();
+  EXPECT_EQ(config->search().algorithm(), SearchParams::PVS);
+}
+
+}  // namespace
+}  // namespace chess

@@ -1,0 +1,84 @@
+#include "engine/evaluate.h"
+
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "engine/config.h"
+#include "engine/eval_weights.h"
+#include "engine/test_util.h"
+#include "gtest/gtest.h"
+
+namespace chess {
+namespace {
+
+EvalWeights LoadWeights(const std::string& name) {
+  auto config =
+      LoadEngineConfig(absl::StrCat("configs/engines/", name, ".textproto"));
+  EXPECT_TRUE(config.ok()) << config.status();
+  auto weights = EvalWeights::FromProto(config->eval());
+  EXPECT_TRUE(weights.ok()) << weights.status();
+  return *weights;
+}
+
+TEST(EvaluateTest, FastEqualsReferenceForEveryShippedConfig) {
+  const auto positions = testing::RandomPlayPositions(200, 120, 7);
+  for (const char* name : {"default", "simplified", "material", "pesto"}) {
+    SCOPED_TRACE(name);
+    const EvalWeights weights = LoadWeights(name);
+    const Evaluator evaluator(weights);
+    for (const Position& pos : positions) {
+      ASSERT_EQ(evaluator.Evaluate(pos), ReferenceEvaluate(pos, weights))
+          << pos.ToFen();
+    }
+  }
+}
+
+TEST(EvaluateTest, MirroredPositionScoresTheSameForTheMover) {
+  // PeSTO's tables are colour-symmetric, so swapping colours and flipping the
+  // board must not change the score from the side to move's view.
+  const EvalWeights weights = LoadWeights("pesto");
+  const Evaluator evaluator(weights);
+  auto a = Position::FromFen(
+      "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
+  auto b = Position::FromFen(
+      "rnbqk2r/pppp1ppp/5n2/2b1p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R b KQkq - 4 4");
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(evaluator.Evaluate(*a), evaluator.Evaluate(*b));
+}
+
+TEST(EvaluateTest, StartPositionIsTheTempoBonus) {
+  const EvalWeights weights = LoadWeights("pesto");
+  const Evaluator evaluator(weights);
+  // Full phase: only the middle-game tempo counts.
+  EXPECT_EQ(evaluator.Evaluate(Position::Start()),
+            weights.weight[kMg][kTempoFeature]);
+}
+
+TEST(EvaluateTest, PhaseRunsFromFullToPawnEnding) {
+  const std::array<int, 6> w = {0, 1, 1, 2, 4, 0};
+  EXPECT_EQ(GamePhase(Position::Start(), w), 24);
+  auto ending = Position::FromFen("8/5k2/3p4/8/3P4/8/5K2/8 w - - 0 1");
+  ASSERT_TRUE(ending.ok());
+  EXPECT_EQ(GamePhase(*ending, w), 0);
+}
+
+TEST(EvalWeightsTest, ProtoRoundTripAndNamesAreUnique) {
+  const EvalWeights weights = LoadWeights("pesto");
+  auto again = EvalWeights::FromProto(weights.ToProto());
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->weight, weights.weight);
+  std::set<std::string> names;
+  for (int f = 0; f < kNumFeatures; ++f) {
+    const std::string name = EvalWeights::FeatureName(f);
+    EXPECT_TRUE(names.insert(name).second) << name;
+    int found = -1;
+    Phase phase;
+    ASSERT_TRUE(EvalWeights::FindWeight(name + ".eg", &found, &phase)) << name;
+    EXPECT_EQ(found, f);
+    EXPECT_EQ(phase, kEg);
+  }
+  EXPECT_EQ(EvalWeights::FeatureName(kPstFeatures + 64 + 36), "pst.knight.e4");
+}
+
+}  // namespace
+}  // namespace chess

@@ -1,0 +1,202 @@
+#include "engine/search.h"
+
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "engine/config.h"
+#include "engine/notation.h"
+#include "gtest/gtest.h"
+
+namespace chess {
+namespace {
+
+Position FromFen(const std::string& fen) {
+  auto pos = Position::FromFen(fen);
+  EXPECT_TRUE(pos.ok()) << pos.status();
+  return *pos;
+}
+
+SearchInfo SearchDepth(const std::string& fen, int depth,
+                       const EngineConfig& config = DefaultEngineConfig()) {
+  Engine engine(config);
+  SearchLimits limits;
+  limits.depth = depth;
+  return engine.Search(Game(FromFen(fen)), limits);
+}
+
+struct MateCase {
+  const char* fen;
+  int moves;
+  const char* first_move;
+};
+
+class MateTest : public ::testing::TestWithParam<MateCase> {};
+
+TEST_P(MateTest, FindsTheMate) {
+  const MateCase& c = GetParam();
+  SearchInfo info = SearchDepth(c.fen, 2 * c.moves + 2);
+  ASSERT_TRUE(IsMateScore(info.score)) << info.score;
+  EXPECT_EQ(MateInMoves(info.score), c.moves);
+  EXPECT_EQ(ToUci(info.best_move), c.first_move);
+}
+
+// Mate lengths confirmed with Stockfish 15.1.
+INSTANTIATE_TEST_SUITE_P(
+    Mates, MateTest,
+    ::testing::Values(
+        MateCase{"6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", 1, "a1a8"},
+        MateCase{
+            "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1",
+            2, "d5f6"},
+        MateCase{
+            "r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1", 3,
+            "f8c5"},
+        MateCase{"2r3k1/p4p2/3Rp2p/1p2P1pK/8/1P4P1/P3Q2P/1q6 b - - 0 1", 3,
+                 "b1g6"}));
+
+TEST(SearchTest, MatedSideSeesNegativeMate) {
+  // White to move is mated next move whatever it does.
+  SearchInfo info = SearchDepth("7k/8/8/8/8/8/r7/1r4K1 w - - 0 1", 4);
+  EXPECT_TRUE(info.best_move.is_none() || IsMateScore(info.score));
+}
+
+TEST(SearchTest, StalemateScoresZeroWithNoMove) {
+  SearchInfo info = SearchDepth("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", 5);
+  EXPECT_EQ(info.score, 0);
+  EXPECT_TRUE(info.best_move.is_none());
+}
+
+TEST(SearchTest, SingleLegalMoveIsPlayedAtOnce) {
+  SearchInfo info = SearchDepth("k7/8/8/8/8/8/q7/7K w - - 0 1", 30);
+  EXPECT_EQ(ToUci(info.best_move), "h1g1");
+}
+
+TEST(SearchTest, RepetitionOfAGameHistoryPositionIsADraw) {
+  // White, a queen down, has one legal move; it repeats a position of the game.
+  Game game(FromFen("k7/8/8/8/8/8/q7/7K w - - 0 1"));
+  for (const char* m : {"h1g1", "a2b2", "g1h1", "b2a2"})
+    ASSERT_TRUE(game.PlayUci(m).ok());
+  Engine engine(DefaultEngineConfig());
+  SearchLimits limits;
+  limits.depth = 6;
+  EXPECT_EQ(engine.Search(game, limits).score, 0);
+  engine.NewGame();
+  // Without that history the same position is simply lost.
+  EXPECT_LT(engine.Search(game.position(), {}, limits).score, -500);
+}
+
+TEST(SearchTest, FiftyMoveRuleInsideTheSearch) {
+  SearchInfo draw = SearchDepth("k7/8/8/8/8/8/q7/7K w - - 99 80", 6);
+  EXPECT_EQ(draw.score, 0);
+  SearchInfo lost = SearchDepth("k7/8/8/8/8/8/q7/7K w - - 0 80", 6);
+  EXPECT_LT(lost.score, -500);
+}
+
+TEST(SearchTest, MateScoresSurviveTheTableAtAnotherPly) {
+  const int mate_in_3_plies_from_ply_5 = kMateScore - 8;
+  const int stored = ScoreToTT(mate_in_3_plies_from_ply_5, 5);
+  EXPECT_EQ(stored, kMateScore - 3);  // relative to the node
+  EXPECT_EQ(ScoreFromTT(stored, 9), kMateScore - 12);
+  EXPECT_EQ(ScoreFromTT(ScoreToTT(-kMateScore + 7, 3), 3), -kMateScore + 7);
+  EXPECT_EQ(ScoreFromTT(ScoreToTT(123, 40), 2), 123);
+
+  TranspositionTable tt;
+  tt.Resize(1);
+  tt.NewSearch();
+  tt.Store(0x1234567890abcdefULL, Move(), stored, 7, kBoundExact);
+  const TTEntry* e = tt.Probe(0x1234567890abcdefULL);
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(ScoreFromTT(e->score, 5), mate_in_3_plies_from_ply_5);
+  EXPECT_EQ(e->depth, 7);
+  EXPECT_EQ(tt.Probe(0x1234567890abcdeeULL), nullptr);
+}
+
+TEST(SearchTest, NodeLimitedSearchRepeatsExactly) {
+  const std::string fen =
+      "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 8";
+  SearchLimits limits;
+  limits.nodes = 30000;
+  Engine a(DefaultEngineConfig());
+  SearchInfo first = a.Search(Game(FromFen(fen)), limits);
+  for (int run = 0; run < 3; ++run) {
+    Engine b(DefaultEngineConfig());
+    SearchInfo again = b.Search(Game(FromFen(fen)), limits);
+    EXPECT_EQ(again.best_move, first.best_move);
+    EXPECT_EQ(again.score, first.score);
+    EXPECT_EQ(again.nodes, first.nodes);
+    EXPECT_EQ(again.pv, first.pv);
+  }
+  // The same engine after NewGame() behaves like a fresh one.
+  a.NewGame();
+  EXPECT_EQ(a.Search(Game(FromFen(fen)), limits).nodes, first.nodes);
+  EXPECT_LE(first.nodes, limits.nodes + 64);
+}
+
+TEST(SearchTest, EvalNoiseIsReproducibleForAGivenSeed) {
+  EngineConfig config = DefaultEngineConfig();
+  config.mutable_search()->set_eval_noise_cp(20);
+  config.mutable_search()->set_eval_noise_seed(42);
+  SearchLimits limits;
+  limits.nodes = 20000;
+  Engine a(config), b(config);
+  SearchInfo x = a.Search(Game(), limits), y = b.Search(Game(), limits);
+  EXPECT_EQ(x.best_move, y.best_move);
+  EXPECT_EQ(x.nodes, y.nodes);
+}
+
+EngineConfig PlainSearch(SearchParams::Algorithm algorithm) {
+  EngineConfig config = DefaultEngineConfig();
+  SearchParams* s = config.mutable_search();
+  s->set_algorithm(algorithm);
+  s->set_quiescence(false);
+  s->set_hash_mb(0);
+  s->set_null_move(false);
+  s->set_late_move_reductions(false);
+  s->set_aspiration_windows(false);
+  s->set_check_extension(false);
+  return config;
+}
+
+TEST(SearchTest, MinimaxAlphaBetaAndPvsAgreeWithoutPruning) {
+  for (const char* fen :
+       {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"}) {
+    SCOPED_TRACE(fen);
+    const int minimax =
+        SearchDepth(fen, 3, PlainSearch(SearchParams::MINIMAX)).score;
+    EXPECT_EQ(SearchDepth(fen, 3, PlainSearch(SearchParams::ALPHA_BETA)).score,
+              minimax);
+    EXPECT_EQ(SearchDepth(fen, 3, PlainSearch(SearchParams::PVS)).score,
+              minimax);
+  }
+}
+
+TEST(SearchTest, StopEndsAnInfiniteSearchWithALegalMove) {
+  Engine engine(DefaultEngineConfig());
+  SearchLimits limits;
+  limits.infinite = true;
+  SearchInfo info;
+  std::thread searcher([&] { info = engine.Search(Game(), limits); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  engine.Stop();
+  searcher.join();
+  EXPECT_FALSE(info.best_move.is_none());
+}
+
+TEST(SearchTest, MovetimeIsRespected) {
+  Engine engine(DefaultEngineConfig());
+  SearchLimits limits;
+  limits.movetime_ms = 100;
+  const auto start = std::chrono::steady_clock::now();
+  SearchInfo info = engine.Search(Game(), limits);
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                      std::chrono::steady_clock::now() - start)
+                      .count();
+  EXPECT_FALSE(info.best_move.is_none());
+  EXPECT_LT(ms, 1000);  // generous: a shared machine may be slow, never 10x
+}
+
+}  // namespace
+}  // namespace chess

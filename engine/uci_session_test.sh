@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Drives the UCI binary through pipes as a GUI would: handshake, isready during a search,
+# stop of an infinite search, bestmove in edge cases, garbage input, quit.
+set -uo pipefail
+UCI="$1"
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+coproc ENGINE { "$UCI"; }
+send() { echo "$1" >&"${ENGINE[1]}"; }
+# expect PATTERN [SECONDS]: reads lines until one matches; fails on timeout or EOF.
+expect() {
+  local line deadline=$((SECONDS + ${2:-10}))
+  while ((SECONDS < deadline)); do
+    if ! IFS= read -r -t 1 line <&"${ENGINE[0]}"; then
+      [[ -n "${ENGINE_PID:-}" ]] && kill -0 "$ENGINE_PID" 2>/dev/null && continue
+      fail "engine exited while waiting for '$1'"
+      return 1
+    fi
+    LAST_LINE="$line"
+    [[ "$line" =~ $1 ]] && return 0
+  done
+  fail "timed out waiting for '$1'"
+  return 1
+}
+
+send uci;                         expect '^uciok$'
+send isready;                     expect '^readyok$'
+send "setoption name Hash value 8"
+send "setoption name No Such Option value 3"; expect '^info string'
+send ucinewgame
+send "position startpos moves e2e4 e7e5"
+send "go depth 5";                expect '^bestmove [a-h][1-8][a-h][1-8]'
+
+# isready answered during an infinite search, stop ends it with a legal move.
+send "position startpos"
+send "go infinite"
+sleep 0.3
+send isready;                     expect '^readyok$' 2
+send stop;                        expect '^bestmove [a-h][1-8][a-h][1-8]' 5
+
+# Stopped at once, and a position with a single legal move.
+send "go infinite"; send stop;    expect '^bestmove [a-h][1-8][a-h][1-8]' 5
+send "position fen k7/8/8/8/8/8/q7/7K w - - 0 1"
+send "go wtime 1000 btime 1000";  expect '^bestmove h1g1$' 5
+# Mate found and reported as "score mate 1".
+send "position fen 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
+send "go depth 6";                expect 'score mate 1 ' 5; expect '^bestmove a1a8$' 5
+# Checkmated and stalemated positions still get an answer.
+send "position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"
+send "go depth 3";                expect '^bestmove 0000$' 5
+
+# Garbage never kills the engine.
+send "position fen not a fen";    expect '^info string'
+send "position startpos moves e2e5"; expect '^info string'
+send "go depth banana";           expect '^info string error: go'
+send "go movetime 50";            expect '^bestmove' 5
+send "flibbertigibbet";           expect '^info string'
+send "setoption name ConfigFile value /no/such/file"; expect '^info string.*no/such/file'
+send isready;                     expect '^readyok$'
+
+# Fast time control: must answer well inside the clock.
+send "position startpos"
+start=$(date +%s%N)
+send "go wtime 100 btime 100 winc 10 binc 10"; expect '^bestmove' 5
+elapsed_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+(( elapsed_ms < 100 )) || fail "used ${elapsed_ms} ms of a 100 ms clock"
+
+send quit
+wait "$ENGINE_PID" 2>/dev/null; rc=$?
+(( rc == 0 )) || fail "exit code $rc after quit"
+
+# EOF during an infinite search ends the process instead of hanging.
+printf 'position startpos\ngo infinite\n' | timeout 10 "$UCI" >/dev/null || fail "hang at EOF"
+# A bad config file exits with 2 and says where.
+bad=$(mktemp); printf 'search {\n  hash_mb: -1\n}\n' >"$bad"
+"$UCI" --config="$bad" </dev/null 2>"$bad.err"; rc=$?
+(( rc == 2 )) || fail "bad config exit code $rc, want 2"
+grep -q "$bad:2:" "$bad.err" || fail "bad config error lacks file:line: $(cat "$bad.err")"
+
+if ((failures)); then echo "$failures failure(s)"; exit 1; fi
+echo "UCI session test passed"
