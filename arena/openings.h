@@ -1,0 +1,36 @@
+// Opening books: EPD (one position per line; opcodes after the four FEN fields ignored)
+// and PGN (each game's moves from its FEN tag or the initial position).
+#ifndef ARENA_OPENINGS_H_
+#define ARENA_OPENINGS_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "engine/game.h"
+
+namespace chess {
+
+struct Opening {
+  Position start;           // the line's first position
+  std::vector<Move> moves;  // book moves from `start` (empty for EPD)
+  Game ToGame() const;
+};
+
+enum class BookFormat { kEpd, kPgn };
+
+// Every opening of a book. A malformed entry fails the whole book, with
+// "<path>:<line>: <what>", so a match never starts from a half-read book.
+absl::StatusOr<std::vector<Opening>> ParseEpdBook(absl::string_view text, absl::string_view name);
+// `max_plies` > 0 keeps only the first plies of each line.
+absl::StatusOr<std::vector<Opening>> ParsePgnBook(absl::string_view text, absl::string_view name,
+                                                  int max_plies);
+absl::StatusOr<std::vector<Opening>> LoadBook(const std::string& path, BookFormat format,
+                                              int max_plies);
+// By extension: ".epd" or ".pgn".
+absl::StatusOr<BookFormat> BookFormatFromPath(absl::string_view path);
+
+}  // namespace chess
+
+#endif  // ARENA_OPENINGS_H_

@@ -1,0 +1,144 @@
+#include "arena/record_io.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "absl/strings/str_cat.h"
+
+namespace chess {
+namespace {
+
+constexpr absl::string_view kMagic = "chess-harness records v1\n";
+
+constexpr std::array<uint32_t, 256> MakeCrcTable() {
+  std::array<uint32_t, 256> table{};
+  for (uint32_t i = 0; i < 256; ++i) {
+    uint32_t c = i;
+    for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (c & 1 ? 0x82F63B78u : 0);
+    table[i] = c;
+  }
+  return table;
+}
+constexpr std::array<uint32_t, 256> kCrcTable = MakeCrcTable();
+
+uint32_t LoadLe32(const char* p) {
+  uint32_t v = 0;
+  for (int i = 3; i >= 0; --i) v = (v << 8) | uint8_t(p[i]);
+  return v;
+}
+
+void StoreLe32(uint32_t v, char* p) {
+  for (int i = 0; i < 4; ++i) p[i] = char(v >> (8 * i));
+}
+
+absl::Status ErrnoError(absl::string_view what, const std::string& path) {
+  return absl::InternalError(absl::StrCat(path, ": ", what, ": ", std::strerror(errno)));
+}
+
+absl::Status WriteAll(int fd, absl::string_view data, const std::string& path) {
+  while (!data.empty()) {
+    const ssize_t n = ::write(fd, data.data(), data.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return ErrnoError("write failed", path);
+    }
+    data.remove_prefix(size_t(n));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+uint32_t Crc32c(absl::string_view data) {
+  uint32_t crc = ~0u;
+  for (char ch : data) crc = kCrcTable[(crc ^ uint8_t(ch)) & 0xff] ^ (crc >> 8);
+  return ~crc;
+}
+
+absl::StatusOr<RecordFile> ReadRecordFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    if (errno == ENOENT) return absl::NotFoundError(absl::StrCat(path, ": no such file"));
+    return ErrnoError("cannot open", path);
+  }
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  const std::string data = buffer.str();
+  RecordFile file;
+  file.file_bytes = data.size();
+  if (data.size() < kMagic.size() && absl::string_view(kMagic).substr(0, data.size()) == data) {
+    return file;  // torn while writing the magic: empty
+  }
+  if (absl::string_view(data).substr(0, kMagic.size()) != kMagic) {
+    return absl::InvalidArgumentError(absl::StrCat(path, ": not a match log (bad magic)"));
+  }
+  size_t at = kMagic.size();
+  file.valid_bytes = at;
+  while (at + 8 <= data.size()) {
+    const uint32_t length = LoadLe32(&data[at]);
+    const uint32_t crc = LoadLe32(&data[at + 4]);
+    if (at + 8 + length > data.size()) break;
+    absl::string_view payload(&data[at + 8], length);
+    if (Crc32c(payload) != crc) break;
+    file.records.emplace_back(payload);
+    at += 8 + length;
+    file.valid_bytes = at;
+  }
+  return file;
+}
+
+absl::StatusOr<RecordWriter> RecordWriter::Create(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return ErrnoError("cannot create", path);
+  RecordWriter writer(fd, path);
+  if (absl::Status s = WriteAll(fd, kMagic, path); !s.ok()) return s;
+  if (::fsync(fd) != 0) return ErrnoError("fsync failed", path);
+  return writer;
+}
+
+absl::StatusOr<RecordWriter> RecordWriter::Append(const std::string& path, uint64_t valid_bytes) {
+  if (valid_bytes < kMagic.size()) return Create(path);
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return ErrnoError("cannot open", path);
+  RecordWriter writer(fd, path);
+  if (::ftruncate(fd, off_t(valid_bytes)) != 0) return ErrnoError("cannot cut torn tail", path);
+  if (::lseek(fd, off_t(valid_bytes), SEEK_SET) < 0) return ErrnoError("seek failed", path);
+  return writer;
+}
+
+RecordWriter::RecordWriter(RecordWriter&& other) noexcept
+    : fd_(other.fd_), path_(std::move(other.path_)) {
+  other.fd_ = -1;
+}
+
+RecordWriter& RecordWriter::operator=(RecordWriter&& other) noexcept {
+  if (this != &other) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = other.fd_;
+    path_ = std::move(other.path_);
+    other.fd_ = -1;
+  }
+  return *this;
+}
+
+RecordWriter::~RecordWriter() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+absl::Status RecordWriter::Write(absl::string_view payload) {
+  std::string frame(8, '\0');
+  StoreLe32(uint32_t(payload.size()), &frame[0]);
+  StoreLe32(Crc32c(payload), &frame[4]);
+  frame.append(payload.data(), payload.size());
+  if (absl::Status s = WriteAll(fd_, frame, path_); !s.ok()) return s;
+  if (::fdatasync(fd_) != 0) return ErrnoError("fdatasync failed", path_);
+  return absl::OkStatus();
+}
+
+}  // namespace chess

@@ -1,0 +1,51 @@
+// An append-only file of framed records: a magic line, then per record a little-endian
+// u32 length, a u32 CRC-32C of the payload, and the payload. A record counts only once it
+// is complete and its checksum matches, so a file cut short by a crash (a torn tail) is
+// detected and cut back to its last whole record.
+#ifndef ARENA_RECORD_IO_H_
+#define ARENA_RECORD_IO_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace chess {
+
+uint32_t Crc32c(absl::string_view data);
+
+struct RecordFile {
+  std::vector<std::string> records;
+  uint64_t valid_bytes = 0;  // end of the last whole record
+  uint64_t file_bytes = 0;   // > valid_bytes when the tail is torn
+};
+
+// Reads every whole record. A missing file is NotFound; a file that is not a record
+// file is InvalidArgument.
+absl::StatusOr<RecordFile> ReadRecordFile(const std::string& path);
+
+class RecordWriter {
+ public:
+  // Creates the file, or opens an existing one and cuts it to `valid_bytes` (from
+  // ReadRecordFile) so that new records follow the last whole one.
+  static absl::StatusOr<RecordWriter> Create(const std::string& path);
+  static absl::StatusOr<RecordWriter> Append(const std::string& path, uint64_t valid_bytes);
+  RecordWriter(RecordWriter&& other) noexcept;
+  RecordWriter& operator=(RecordWriter&& other) noexcept;
+  ~RecordWriter();
+
+  // Writes one record and syncs it to disk before returning.
+  absl::Status Write(absl::string_view payload);
+
+ private:
+  RecordWriter(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
+  int fd_ = -1;
+  std::string path_;
+};
+
+}  // namespace chess
+
+#endif  // ARENA_RECORD_IO_H_

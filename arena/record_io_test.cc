@@ -1,0 +1,99 @@
+#include "arena/record_io.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+
+#include "gtest/gtest.h"
+
+namespace chess {
+namespace {
+
+std::string TempPath(const std::string& name) {
+  const char* dir = std::getenv("TEST_TMPDIR");
+  return std::string(dir ? dir : "/tmp") + "/" + name;
+}
+
+TEST(Crc32cTest, KnownValue) {
+  EXPECT_EQ(Crc32c("123456789"), 0xE3069283u);  // the standard check value
+  EXPECT_EQ(Crc32c(""), 0u);
+}
+
+TEST(RecordIoTest, WriteReadAppend) {
+  const std::string path = TempPath("a.log");
+  {
+    auto w = RecordWriter::Create(path);
+    ASSERT_TRUE(w.ok()) << w.status();
+    ASSERT_TRUE(w->Write("first").ok());
+    ASSERT_TRUE(w->Write(std::string(100000, 'x')).ok());
+    ASSERT_TRUE(w->Write("").ok());
+  }
+  auto file = ReadRecordFile(path);
+  ASSERT_TRUE(file.ok()) << file.status();
+  ASSERT_EQ(file->records.size(), 3u);
+  EXPECT_EQ(file->records[0], "first");
+  EXPECT_EQ(file->records[1].size(), 100000u);
+  EXPECT_EQ(file->valid_bytes, file->file_bytes);
+  {
+    auto w = RecordWriter::Append(path, file->valid_bytes);
+    ASSERT_TRUE(w.ok());
+    ASSERT_TRUE(w->Write("fourth").ok());
+  }
+  file = ReadRecordFile(path);
+  ASSERT_EQ(file->records.size(), 4u);
+  EXPECT_EQ(file->records[3], "fourth");
+}
+
+TEST(RecordIoTest, TornTailIsDetectedAndCut) {
+  const std::string path = TempPath("torn.log");
+  {
+    auto w = RecordWriter::Create(path);
+    ASSERT_TRUE(w->Write("one").ok());
+    ASSERT_TRUE(w->Write("two").ok());
+  }
+  auto whole = ReadRecordFile(path);
+  // Every possible cut inside the last record leaves exactly the first.
+  for (uint64_t cut = whole->file_bytes - 1; cut > whole->file_bytes - 11; --cut) {
+    ASSERT_EQ(::truncate(path.c_str(), off_t(cut)), 0);
+    auto file = ReadRecordFile(path);
+    ASSERT_TRUE(file.ok());
+    ASSERT_EQ(file->records.size(), 1u) << cut;
+    EXPECT_LT(file->valid_bytes, file->file_bytes);
+  }
+  auto file = ReadRecordFile(path);
+  auto w = RecordWriter::Append(path, file->valid_bytes);
+  ASSERT_TRUE(w->Write("three").ok());
+  file = ReadRecordFile(path);
+  ASSERT_EQ(file->records.size(), 2u);
+  EXPECT_EQ(file->records[1], "three");
+  EXPECT_EQ(file->valid_bytes, file->file_bytes);
+}
+
+TEST(RecordIoTest, CorruptPayloadEndsTheFile) {
+  const std::string path = TempPath("corrupt.log");
+  {
+    auto w = RecordWriter::Create(path);
+    ASSERT_TRUE(w->Write("good").ok());
+    ASSERT_TRUE(w->Write("flipped").ok());
+  }
+  std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+  f.seekp(-2, std::ios::end);
+  f.put('#');
+  f.close();
+  auto file = ReadRecordFile(path);
+  ASSERT_EQ(file->records.size(), 1u);
+}
+
+TEST(RecordIoTest, ErrorsNameTheFile) {
+  auto missing = ReadRecordFile(TempPath("missing.log"));
+  EXPECT_TRUE(absl::IsNotFound(missing.status()));
+  const std::string path = TempPath("text.log");
+  std::ofstream(path) << "this is not a log\n";
+  auto bad = ReadRecordFile(path);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("text.log"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace chess
