@@ -1,6 +1,7 @@
 #include "engine/config.h"
 
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <vector>
 
@@ -110,23 +111,33 @@ absl::Status ValidateEngineConfig(const EngineConfig& config) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<EngineConfig> ParseEngineConfig(absl::string_view text,
-                                               absl::string_view source_name) {
-  EngineConfig config;
+absl::Status ParseTextProto(absl::string_view text, absl::string_view source_name,
+                            google::protobuf::Message* message,
+                            const std::function<absl::Status()>& validate) {
   CollectFirstError errors;
   TextFormat::ParseInfoTree tree;
   TextFormat::Parser parser;
   parser.RecordErrorsTo(&errors);
   parser.WriteLocationsTo(&tree);
-  if (!parser.ParseFromString(std::string(text), &config)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(source_name, ":", errors.error()));
+  if (!parser.ParseFromString(std::string(text), message)) {
+    return absl::InvalidArgumentError(absl::StrCat(source_name, ":", errors.error()));
   }
-  if (absl::Status status = ValidateEngineConfig(config); !status.ok()) {
-    std::string location = LocationOf(EngineConfig::descriptor(), &tree,
-                                      LeadingFieldPath(status.message()));
-    return absl::InvalidArgumentError(
-        absl::StrCat(source_name, ":", location, status.message()));
+  if (!validate) return absl::OkStatus();
+  if (absl::Status status = validate(); !status.ok()) {
+    std::string location =
+        LocationOf(message->GetDescriptor(), &tree, LeadingFieldPath(status.message()));
+    return absl::InvalidArgumentError(absl::StrCat(source_name, ":", location, status.message()));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<EngineConfig> ParseEngineConfig(absl::string_view text,
+                                               absl::string_view source_name) {
+  EngineConfig config;
+  if (absl::Status s = ParseTextProto(text, source_name, &config,
+                                      [&] { return ValidateEngineConfig(config); });
+      !s.ok()) {
+    return s;
   }
   return config;
 }

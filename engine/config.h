@@ -2,11 +2,13 @@
 #ifndef ENGINE_CONFIG_H_
 #define ENGINE_CONFIG_H_
 
+#include <functional>
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "engine/engine_config.pb.h"
+#include "google/protobuf/message.h"
 
 namespace chess {
 
@@ -23,6 +25,13 @@ absl::Status ValidateEngineConfig(const EngineConfig& config);
 
 // configs/engines/default.textproto, compiled into the binary.
 const EngineConfig& DefaultEngineConfig();
+
+// Parses any text-format message, then calls `validate` (if given). Errors read
+// "<source_name>:<line>:<column>: ..."; for a validation error, the location is that of
+// the field path the message starts with ("players.name is empty" points at "players").
+absl::Status ParseTextProto(absl::string_view text, absl::string_view source_name,
+                            google::protobuf::Message* message,
+                            const std::function<absl::Status()>& validate);
 
 // Reads a whole file; the error names the path.
 absl::StatusOr<std::string> ReadFile(const std::string& path);

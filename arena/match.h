@@ -1,0 +1,58 @@
+// Running a match: loading and validating its config, scheduling, playing games on a pool
+// of threads, logging each finished game durably, resuming, SPRT, progress and results.
+#ifndef ARENA_MATCH_H_
+#define ARENA_MATCH_H_
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "arena/match_config.pb.h"
+#include "arena/match_log.pb.h"
+#include "arena/openings.h"
+#include "arena/schedule.h"
+
+namespace chess {
+
+// Exit codes of `arena` (documented in the README for CI).
+enum ExitCode {
+  kExitOk = 0,            // match complete, or SPRT accepted H1
+  kExitH0 = 1,            // SPRT accepted H0 (e.g. a regression)
+  kExitBadInput = 2,      // bad config, book, log or arguments; nothing was played
+  kExitEngineFailure = 3, // an engine could not be started, so results are meaningless
+  kExitIoError = 4,       // the log could not be written
+};
+
+struct LoadedMatch {
+  MatchConfig config;  // config files resolved to inline configs, overrides merged
+  std::vector<Opening> openings;
+  std::vector<ScheduledGame> schedule;
+};
+
+// Parses, validates and resolves a match config. Errors carry file:line:column.
+absl::StatusOr<LoadedMatch> LoadMatch(const std::string& path);
+absl::StatusOr<LoadedMatch> ParseMatch(absl::string_view text, absl::string_view source_name,
+                                       const std::string& base_dir);
+
+struct RunOptions {
+  std::string output_dir;  // overrides the config's; required one way or the other
+  bool fresh = false;      // ignore (overwrite) an existing log instead of resuming
+  int concurrency = 0;     // overrides the config's when > 0
+  bool progress = true;    // live progress on stderr
+  std::ostream* out = nullptr;  // final report; default std::cout
+  std::string revision;         // recorded in the log header (e.g. the git revision)
+};
+
+// Plays (or resumes) the match and returns the exit code.
+int RunMatch(const LoadedMatch& match, const RunOptions& options);
+
+// Standings recomputed from a log: the summary command.
+absl::StatusOr<MatchSummary> SummarizeLog(const std::string& log_path);
+std::string FormatSummary(const MatchSummary& summary);
+// All games of a log as PGN, in schedule order.
+absl::StatusOr<std::string> LogToPgn(const std::string& log_path);
+
+}  // namespace chess
+
+#endif  // ARENA_MATCH_H_

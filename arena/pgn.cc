@@ -1,0 +1,160 @@
+#include "arena/pgn.h"
+
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_replace.h"
+#include "engine/game.h"
+#include "engine/notation.h"
+
+namespace chess {
+namespace {
+
+std::string Escape(absl::string_view s) {
+  return absl::StrReplaceAll(s, {{"\\", "\\\\"}, {"\"", "\\\""}});
+}
+
+std::string PgnTimeControl(const TimeControl& tc) {
+  if (tc.base_ms() > 0 || tc.increment_ms() > 0) {
+    return absl::StrCat(absl::StrFormat("%g", tc.base_ms() / 1000.0), "+",
+                        absl::StrFormat("%g", tc.increment_ms() / 1000.0));
+  }
+  if (tc.movetime_ms() > 0) return absl::StrFormat("%g", tc.movetime_ms() / 1000.0);
+  return "-";
+}
+
+const char* PgnTermination(GameRecord::Termination t) {
+  switch (t) {
+    case GameRecord::ADJUDICATED_RESIGN:
+    case GameRecord::ADJUDICATED_DRAW:
+    case GameRecord::MAX_MOVES:
+      return "adjudication";
+    case GameRecord::TIME_FORFEIT:
+      return "time forfeit";
+    case GameRecord::ILLEGAL_MOVE:
+      return "rules infraction";
+    case GameRecord::ENGINE_CRASH:
+    case GameRecord::ENGINE_TIMEOUT:
+    case GameRecord::ENGINE_START_FAILURE:
+      return "abandoned";
+    case GameRecord::UNFINISHED:
+      return "unterminated";
+    default:
+      return "normal";
+  }
+}
+
+std::string MoveComment(const MoveRecord& m) {
+  std::string score;
+  if (m.mate() != 0) {
+    score = absl::StrCat(m.mate() > 0 ? "+M" : "-M", std::abs(m.mate()));
+  } else {
+    score = absl::StrFormat("%+.2f", m.score_cp() / 100.0);
+  }
+  return absl::StrFormat("{%s/%d %.3fs}", score, m.depth(), m.time_ms() / 1000.0);
+}
+
+// Appends movetext tokens, wrapping lines at 80 columns.
+class Movetext {
+ public:
+  void Add(absl::string_view token) {
+    if (!line_.empty() && line_.size() + 1 + token.size() > 79) Flush();
+    if (!line_.empty()) line_ += ' ';
+    absl::StrAppend(&line_, token);
+  }
+  std::string Finish() {
+    Flush();
+    return text_;
+  }
+
+ private:
+  void Flush() {
+    if (!line_.empty()) absl::StrAppend(&text_, line_, "\n");
+    line_.clear();
+  }
+  std::string text_, line_;
+};
+
+}  // namespace
+
+std::string ResultString(GameRecord::Result result) {
+  switch (result) {
+    case GameRecord::WHITE_WINS: return "1-0";
+    case GameRecord::BLACK_WINS: return "0-1";
+    case GameRecord::DRAW: return "1/2-1/2";
+    default: return "*";
+  }
+}
+
+std::string DescribeTimeControl(const TimeControl& tc) {
+  if (tc.base_ms() > 0 || tc.increment_ms() > 0) return PgnTimeControl(tc);
+  if (tc.movetime_ms() > 0) return absl::StrCat("movetime ", tc.movetime_ms(), " ms");
+  if (tc.nodes() > 0) return absl::StrCat("nodes ", tc.nodes());
+  if (tc.depth() > 0) return absl::StrCat("depth ", tc.depth());
+  return "none";
+}
+
+std::string GameToPgn(const GameRecord& game, const MatchHeader& header) {
+  const MatchConfig& config = header.config();
+  std::string date = "????.??.??";
+  if (game.end_time().size() >= 10) {
+    date = absl::StrCat(game.end_time().substr(0, 4), ".", game.end_time().substr(5, 2), ".",
+                        game.end_time().substr(8, 2));
+  }
+  const std::string result = ResultString(game.result());
+  std::string pgn;
+  auto tag = [&](absl::string_view name, absl::string_view value) {
+    absl::StrAppend(&pgn, "[", name, " \"", Escape(value), "\"]\n");
+  };
+  tag("Event", config.name().empty() ? "arena match" : config.name());
+  tag("Site", "chess-harness arena");
+  tag("Date", date);
+  tag("Round", absl::StrCat(game.round() + 1, ".", game.index() + 1));
+  tag("White", game.white());
+  tag("Black", game.black());
+  tag("Result", result);
+  auto start = Position::FromFen(game.book_fen());
+  const Position start_pos = start.ok() ? *start : Position::Start();
+  if (start_pos.ToFen() != Position::Start().ToFen()) {
+    tag("SetUp", "1");
+    tag("FEN", start_pos.ToFen());
+  }
+  tag("PlyCount", absl::StrCat(game.opening_moves_size() + game.moves_size()));
+  const TimeControl* tc = &config.time_control();
+  for (const PlayerConfig& p : config.players()) {
+    if (p.name() == game.white() && p.has_time_control()) tc = &p.time_control();
+  }
+  tag("TimeControl", PgnTimeControl(*tc));
+  tag("Termination", PgnTermination(game.termination()));
+  if (!game.reason().empty()) tag("TerminationDetails", game.reason());
+  pgn += "\n";
+
+  Movetext text;
+  Position pos = start_pos;
+  auto add_move = [&](absl::string_view uci, const std::string& comment) {
+    auto move = ParseUci(pos, uci);
+    if (!move.ok()) return false;  // cannot happen for arena logs; stop cleanly if it does
+    if (pos.side_to_move() == kWhite) {
+      text.Add(absl::StrCat(pos.fullmove_number(), "."));
+    }
+    text.Add(ToSan(pos, *move));
+    if (!comment.empty()) text.Add(comment);
+    pos.MakeMove(*move);
+    return true;
+  };
+  bool ok = true;
+  if (pos.side_to_move() == kBlack && (game.opening_moves_size() + game.moves_size()) > 0) {
+    text.Add(absl::StrCat(pos.fullmove_number(), "..."));
+  }
+  for (const std::string& uci : game.opening_moves()) {
+    if (!(ok = add_move(uci, "{book}"))) break;
+  }
+  for (int i = 0; ok && i < game.moves_size(); ++i) {
+    ok = add_move(game.moves(i).uci(), MoveComment(game.moves(i)));
+  }
+  text.Add(result);
+  return absl::StrCat(pgn, text.Finish(), "\n");
+}
+
+}  // namespace chess

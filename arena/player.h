@@ -1,0 +1,84 @@
+// A player of arena games: our engine in process, or any UCI program as a child process.
+// The arena referees; a player only proposes moves.
+#ifndef ARENA_PLAYER_H_
+#define ARENA_PLAYER_H_
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "arena/match_config.pb.h"
+#include "engine/game.h"
+#include "engine/search.h"
+
+namespace chess {
+
+struct MoveReply {
+  std::string move;  // as the player wrote it (UCI); the referee checks it
+  bool has_score = false;
+  int score_cp = 0;  // from the mover's side
+  int mate = 0;      // moves to mate, signed; 0 = no mate score
+  int depth = 0, seldepth = 0;
+  uint64_t nodes = 0;
+};
+
+class Player {
+ public:
+  virtual ~Player() = default;
+  // Prepares for a new game (forgets the last one); restarts a player that died.
+  // Unavailable: the player could not be started.
+  virtual absl::Status NewGame() = 0;
+  // Asks for a move. `timeout_ms` > 0 bounds the wait. Errors: DeadlineExceeded (no
+  // answer in time), Unavailable (the player died or wrote nothing usable).
+  virtual absl::StatusOr<MoveReply> Go(const Game& game, const SearchLimits& limits,
+                                       int64_t timeout_ms) = 0;
+};
+
+// Our engine, searching in the calling thread.
+class InProcessPlayer : public Player {
+ public:
+  explicit InProcessPlayer(const EngineConfig& config) : engine_(config) {}
+  absl::Status NewGame() override;
+  absl::StatusOr<MoveReply> Go(const Game& game, const SearchLimits& limits,
+                               int64_t timeout_ms) override;
+
+ private:
+  Engine engine_;
+};
+
+// A UCI program started from an argv (no shell), spoken to through pipes with timeouts.
+class UciProcessPlayer : public Player {
+ public:
+  explicit UciProcessPlayer(const ExternalEngine& config) : config_(config) {}
+  ~UciProcessPlayer() override;
+  absl::Status NewGame() override;
+  absl::StatusOr<MoveReply> Go(const Game& game, const SearchLimits& limits,
+                               int64_t timeout_ms) override;
+
+ private:
+  absl::Status Start();
+  void Kill();
+  absl::Status Send(const std::string& line);
+  // The next line, waiting until `deadline_ms` (steady clock); DeadlineExceeded or
+  // Unavailable (end of output) otherwise.
+  absl::StatusOr<std::string> ReadLine(int64_t deadline_ms);
+  absl::Status WaitFor(const std::string& token, int64_t timeout_ms);
+  std::string ExitDescription();
+
+  ExternalEngine config_;
+  pid_t pid_ = -1;
+  int to_engine_ = -1;
+  int from_engine_ = -1;
+  std::string buffer_;
+};
+
+// Milliseconds on the steady clock.
+int64_t NowMs();
+
+}  // namespace chess
+
+#endif  // ARENA_PLAYER_H_

@@ -1,0 +1,69 @@
+#include "arena/schedule.h"
+
+#include <numeric>
+#include <random>
+
+namespace chess {
+
+uint64_t Mix64(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+std::vector<std::pair<int, int>> Pairings(const MatchConfig& config) {
+  const int n = config.players_size();
+  std::vector<std::pair<int, int>> pairs;
+  switch (config.pairing()) {
+    case MatchConfig::HEAD_TO_HEAD:
+      pairs.emplace_back(0, 1);
+      break;
+    case MatchConfig::GAUNTLET:
+      for (int i = 1; i < n; ++i) pairs.emplace_back(0, i);
+      break;
+    case MatchConfig::ROUND_ROBIN:
+      for (int i = 0; i < n; ++i)
+        for (int j = i + 1; j < n; ++j) pairs.emplace_back(i, j);
+      break;
+  }
+  return pairs;
+}
+
+int RoundsPerPairing(const MatchConfig& config) {
+  return config.rounds() > 0 ? config.rounds() : (config.games() + 1) / 2;
+}
+
+std::vector<ScheduledGame> MakeSchedule(const MatchConfig& config, int num_openings) {
+  std::vector<int> order(std::max(num_openings, 1));
+  std::iota(order.begin(), order.end(), 0);
+  if (config.openings().order() == Openings::SHUFFLED) {
+    // std::shuffle's algorithm is implementation-defined; Fisher-Yates on our own mixer
+    // keeps schedules identical across standard libraries.
+    for (size_t i = order.size() - 1; i > 0; --i) {
+      std::swap(order[i], order[Mix64(config.seed() ^ (i * 0x100000001B3ull)) % (i + 1)]);
+    }
+  }
+  const auto pairings = Pairings(config);
+  std::vector<ScheduledGame> schedule;
+  const int rounds = RoundsPerPairing(config);
+  for (int round = 0; round < rounds; ++round) {
+    const int opening = order[(config.openings().start_index() + round) % order.size()];
+    for (size_t p = 0; p < pairings.size(); ++p) {
+      for (int swap = 0; swap < 2; ++swap) {
+        ScheduledGame g;
+        g.index = int(schedule.size());
+        g.round = round;
+        g.pairing = int(p);
+        g.white = swap ? pairings[p].second : pairings[p].first;
+        g.black = swap ? pairings[p].first : pairings[p].second;
+        g.opening = opening;
+        g.seed = Mix64(config.seed() * 0x9E3779B97F4A7C15ull + uint64_t(g.index));
+        schedule.push_back(g);
+      }
+    }
+  }
+  return schedule;
+}
+
+}  // namespace chess

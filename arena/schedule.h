@@ -1,0 +1,34 @@
+// The game schedule: a pure function of the match config, so that a match can be resumed
+// and replayed exactly.
+#ifndef ARENA_SCHEDULE_H_
+#define ARENA_SCHEDULE_H_
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "arena/match_config.pb.h"
+
+namespace chess {
+
+struct ScheduledGame {
+  int index = 0;
+  int round = 0;    // game pair number within its pairing
+  int pairing = 0;  // index into Pairings()
+  int white = 0, black = 0;  // player indices
+  int opening = 0;           // index into the book
+  uint64_t seed = 0;
+};
+
+// Player index pairs; results are reported from the first one's side.
+std::vector<std::pair<int, int>> Pairings(const MatchConfig& config);
+int RoundsPerPairing(const MatchConfig& config);
+// Every round plays each pairing once, as a game pair from one opening with colours
+// swapped; all pairings of a round share the opening.
+std::vector<ScheduledGame> MakeSchedule(const MatchConfig& config, int num_openings);
+
+uint64_t Mix64(uint64_t x);
+
+}  // namespace chess
+
+#endif  // ARENA_SCHEDULE_H_
