@@ -147,6 +147,8 @@ absl::Status ResolvePlayers(MatchConfig* c, const std::string& base_dir) {
       if (!loaded.ok()) return Invalid("players.config_file", loaded.status().message());
       *p.mutable_config() = *loaded;  // clears config_file (oneof)
     }
+    // No evaluation at all would be a random mover; nobody means that.
+    if (!p.config().has_eval()) *p.mutable_config()->mutable_eval() = DefaultEngineConfig().eval();
     if (p.has_overrides()) {
       p.mutable_config()->MergeFrom(p.overrides());
       p.clear_overrides();
@@ -267,6 +269,7 @@ struct LogContents {
   std::vector<GameRecord> games;  // unique by index, in log order
   uint64_t valid_bytes = 0;
   bool torn = false;
+  int duplicates = 0;
 };
 
 absl::StatusOr<LogContents> ReadLog(const std::string& path) {
@@ -285,7 +288,11 @@ absl::StatusOr<LogContents> ReadLog(const std::string& path) {
     if (!g.ParseFromString(file->records[i])) {
       return absl::InvalidArgumentError(absl::StrCat(path, ": record ", i, " is not a game"));
     }
-    if (seen.insert(g.index()).second) log.games.push_back(std::move(g));
+    if (seen.insert(g.index()).second) {
+      log.games.push_back(std::move(g));
+    } else {
+      ++log.duplicates;
+    }
   }
   return log;
 }
@@ -546,6 +553,7 @@ absl::StatusOr<MatchSummary> SummarizeLog(const std::string& log_path) {
   Standings standings(log->header.config());
   for (const GameRecord& g : log->games) standings.Add(g);
   MatchSummary summary = standings.Build(log->header.scheduled_games());
+  if (log->duplicates > 0) summary.set_duplicate_records(log->duplicates);
   int exit_code = standings.engine_failed() ? kExitEngineFailure
                   : standings.Decision() == SprtDecision::kAcceptH0 ? kExitH0
                                                                      : kExitOk;
@@ -577,6 +585,9 @@ std::string FormatSummary(const MatchSummary& m) {
   for (const auto& [name, count] : m.terminations()) ends.push_back(absl::StrCat(name, " ", count));
   std::sort(ends.begin(), ends.end());
   absl::StrAppend(&s, "Terminations: ", absl::StrJoin(ends, ", "), "\n");
+  if (m.duplicate_records() > 0) {
+    absl::StrAppendFormat(&s, "WARNING: %d duplicate game records ignored\n", m.duplicate_records());
+  }
   absl::StrAppendFormat(&s, "Result: %s (exit code %d)\n", m.verdict(), m.exit_code());
   return s;
 }

@@ -51,25 +51,32 @@ constexpr Range kSearchRanges[] = {
     {"eval_noise_cp", 0, 1000},
 };
 
-// "eval.pst_mg.knight[3] has ..." -> {"eval", "pst_mg", "knight"}
+// "eval.pst_mg.knight[3] has ..." or "time_control: ..." -> the leading field names.
 std::vector<std::string> LeadingFieldPath(absl::string_view message) {
-  absl::string_view path = message.substr(0, message.find_first_of(" ["));
+  absl::string_view path = message.substr(0, message.find_first_of(" [:"));
   return absl::StrSplit(path, '.');
 }
 
-// Line and column of the field at `path` in the parsed text, or "" if not
-// present.
-std::string LocationOf(const Descriptor* descriptor,
+// Line and column of the field at `path` in the parsed text (the first element of a
+// repeated field), or "" if it is not in the text.
+std::string LocationOf(const google::protobuf::Message& message,
                        const TextFormat::ParseInfoTree* tree,
                        const std::vector<std::string>& path) {
   TextFormat::ParseLocation location;
-  for (size_t i = 0; i < path.size() && tree && descriptor; ++i) {
-    const FieldDescriptor* field = descriptor->FindFieldByName(path[i]);
+  const google::protobuf::Message* current = &message;
+  for (size_t i = 0; i < path.size() && tree && current; ++i) {
+    const FieldDescriptor* field = current->GetDescriptor()->FindFieldByName(path[i]);
     if (!field) break;
+    const google::protobuf::Reflection* reflection = current->GetReflection();
+    if (field->is_repeated() ? reflection->FieldSize(*current, field) == 0
+                             : !reflection->HasField(*current, field)) {
+      break;
+    }
     location = tree->GetLocation(field, field->is_repeated() ? 0 : -1);
     if (field->type() != FieldDescriptor::TYPE_MESSAGE) break;
-    tree = tree->GetTreeForNested(field, -1);
-    descriptor = field->message_type();
+    tree = tree->GetTreeForNested(field, field->is_repeated() ? 0 : -1);
+    current = field->is_repeated() ? &reflection->GetRepeatedMessage(*current, field, 0)
+                                   : &reflection->GetMessage(*current, field);
   }
   if (location.line < 0) return "";
   return absl::StrCat(location.line + 1, ":", location.column + 1, ": ");
@@ -125,7 +132,7 @@ absl::Status ParseTextProto(absl::string_view text, absl::string_view source_nam
   if (!validate) return absl::OkStatus();
   if (absl::Status status = validate(); !status.ok()) {
     std::string location =
-        LocationOf(message->GetDescriptor(), &tree, LeadingFieldPath(status.message()));
+        LocationOf(*message, &tree, LeadingFieldPath(status.message()));
     return absl::InvalidArgumentError(absl::StrCat(source_name, ":", location, status.message()));
   }
   return absl::OkStatus();

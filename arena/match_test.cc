@@ -1,0 +1,223 @@
+#include "arena/match.h"
+
+#include <filesystem>
+#include <map>
+#include <sstream>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
+#include "arena/openings.h"
+#include "arena/pgn.h"
+#include "arena/record_io.h"
+#include "engine/notation.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace chess {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string TempDir(const std::string& name) {
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  return absl::StrCat(tmp ? tmp : "/tmp", "/", name);
+}
+
+constexpr char kSmallMatch[] = R"(
+name: "small"
+players { name: "default" config_file: "configs/engines/default.textproto"
+          overrides { search { hash_mb: 1 } } }
+players { name: "simplified" config_file: "configs/engines/simplified.textproto"
+          overrides { search { hash_mb: 1 } } }
+games: 12
+openings { file: "configs/openings/balanced.epd" order: SHUFFLED }
+time_control { nodes: 600 }
+adjudication { max_moves: 60 }
+seed: 7
+)";
+
+std::string ParseError(const std::string& text) {
+  auto match = ParseMatch(text, "m.textproto", ".");
+  return match.ok() ? "" : std::string(match.status().message());
+}
+
+TEST(MatchConfigTest, ShippedMatchConfigsLoad) {
+  for (const auto& entry : std::filesystem::directory_iterator("configs/matches")) {
+    SCOPED_TRACE(entry.path().string());
+    auto match = LoadMatch(entry.path().string());
+    ASSERT_TRUE(match.ok()) << match.status();
+    EXPECT_GE(match->schedule.size(), 2u);
+  }
+  auto match = LoadMatch("configs/matches/default.textproto");
+  ASSERT_TRUE(match.ok());
+  EXPECT_GE(match->openings.size(), 500u);
+}
+
+TEST(MatchConfigTest, ErrorsNameFileLineColumnAndField) {
+  EXPECT_THAT(ParseError("players { name: \"a\" config {} }\nplayres {}\n"),
+              HasSubstr("m.textproto:2:"));
+  EXPECT_THAT(ParseError("players { name: \"a\" config {} }\ngames: 2\ntime_control { nodes: 5 }\n"),
+              HasSubstr("at least two players"));
+  EXPECT_THAT(ParseError(absl::StrCat(
+                  "players { name: \"a\" config {} }\nplayers { name: \"b\" config {} }\n",
+                  "games: 2\n\ntime_control { nodes: 5 depth: 3 }\n")),
+              HasSubstr("m.textproto:5:1: time_control: set exactly one"));
+  EXPECT_THAT(ParseError("players { name: \"a\" config {} }\nplayers { name: \"b\" config {} }\n"
+                         "games: 3\ntime_control { nodes: 5 }\n"),
+              HasSubstr("m.textproto:3:1: games: must be even"));
+  EXPECT_THAT(ParseError("players { name: \"a\" config {} }\nplayers { name: \"b\" config {} }\n"
+                         "games: 2\ntime_control { nodes: 5 }\nopenings { file: \"nope.epd\" }\n"),
+              HasSubstr("m.textproto:5:12: openings.file: cannot read nope.epd"));
+  EXPECT_THAT(ParseError("players { name: \"a\" config_file: \"missing.textproto\" }\n"
+                         "players { name: \"b\" config {} }\ngames: 2\ntime_control { nodes: 5 }\n"),
+              HasSubstr("missing.textproto"));
+  EXPECT_THAT(ParseError("players { name: \"a\" config {} }\nplayers { name: \"a\" config {} }\n"
+                         "games: 2\ntime_control { nodes: 5 }\n"),
+              HasSubstr("used twice"));
+  EXPECT_THAT(ParseError("players { name: \"a\" config {} }\nplayers { name: \"b\" config {} }\n"
+                         "games: 2\ntime_control { increment_ms: 100 }\n"),
+              HasSubstr("base_ms"));
+  EXPECT_THAT(ParseError("players { name: \"a\" config {} }\nplayers { name: \"b\" config {} }\n"
+                         "players { name: \"c\" config {} }\n"
+                         "games: 2\ntime_control { nodes: 5 }\n"),
+              HasSubstr("HEAD_TO_HEAD needs exactly 2"));
+  EXPECT_THAT(ParseError("players { name: \"a\" config {} }\nplayers { name: \"b\" config {} }\n"
+                         "games: 2\ntime_control { nodes: 5 }\nsprt { elo0: 5 elo1: 0 }\n"),
+              HasSubstr("m.textproto:5:1: sprt: elo0"));
+}
+
+TEST(ScheduleTest, PairsSwapColoursAndGauntletCoversEveryone) {
+  auto match = ParseMatch(
+      "players { name: \"a\" config {} }\nplayers { name: \"b\" config {} }\n"
+      "players { name: \"c\" config {} }\npairing: GAUNTLET\nrounds: 3\n"
+      "time_control { nodes: 5 }\n",
+      "g", ".");
+  ASSERT_TRUE(match.ok()) << match.status();
+  ASSERT_EQ(match->schedule.size(), 12u);
+  for (size_t i = 0; i < match->schedule.size(); i += 2) {
+    const ScheduledGame& a = match->schedule[i];
+    const ScheduledGame& b = match->schedule[i + 1];
+    EXPECT_EQ(a.white, b.black);
+    EXPECT_EQ(a.black, b.white);
+    EXPECT_EQ(a.opening, b.opening);
+    EXPECT_EQ(a.white, 0);
+  }
+}
+
+std::map<int, GameRecord> GamesByIndex(const std::string& log) {
+  auto file = ReadRecordFile(log);
+  EXPECT_TRUE(file.ok());
+  std::map<int, GameRecord> games;
+  for (size_t i = 1; i < file->records.size(); ++i) {
+    GameRecord g;
+    EXPECT_TRUE(g.ParseFromString(file->records[i]));
+    EXPECT_TRUE(games.emplace(g.index(), g).second) << "duplicate game " << g.index();
+  }
+  return games;
+}
+
+TEST(MatchTest, SameSeedSameGamesWhateverTheConcurrency) {
+  auto match = ParseMatch(kSmallMatch, "small", ".");
+  ASSERT_TRUE(match.ok()) << match.status();
+  std::ostringstream report;
+  std::map<int, GameRecord> runs[2];
+  for (int run = 0; run < 2; ++run) {
+    const std::string dir = TempDir(absl::StrCat("repro", run));
+    RunOptions options{.output_dir = dir, .fresh = true, .concurrency = run + 1,
+                       .progress = false, .out = &report};
+    ASSERT_EQ(RunMatch(*match, options), kExitOk) << report.str();
+    runs[run] = GamesByIndex(dir + "/games.log");
+  }
+  ASSERT_EQ(runs[0].size(), 12u);
+  ASSERT_EQ(runs[1].size(), 12u);
+  for (const auto& [index, game] : runs[0]) {
+    const GameRecord& other = runs[1].at(index);
+    ASSERT_EQ(game.moves_size(), other.moves_size()) << index;
+    for (int i = 0; i < game.moves_size(); ++i) {
+      EXPECT_EQ(game.moves(i).uci(), other.moves(i).uci());
+      EXPECT_EQ(game.moves(i).nodes(), other.moves(i).nodes());
+      EXPECT_EQ(game.moves(i).score_cp(), other.moves(i).score_cp());
+    }
+    EXPECT_EQ(game.result(), other.result());
+    EXPECT_EQ(game.opening_fen(), other.opening_fen());
+  }
+}
+
+TEST(MatchTest, PgnReadsBackToTheSameMoves) {
+  auto match = ParseMatch(kSmallMatch, "small", ".");
+  ASSERT_TRUE(match.ok());
+  const std::string dir = TempDir("pgn");
+  std::ostringstream report;
+  RunOptions options{.output_dir = dir, .fresh = true, .progress = false, .out = &report};
+  ASSERT_EQ(RunMatch(*match, options), kExitOk);
+  auto pgn = LogToPgn(dir + "/games.log");
+  ASSERT_TRUE(pgn.ok());
+  auto book = ParsePgnBook(*pgn, "games.pgn", 0);
+  ASSERT_TRUE(book.ok()) << book.status();
+  const std::map<int, GameRecord> games = GamesByIndex(dir + "/games.log");
+  ASSERT_EQ(book->size(), games.size());
+  size_t i = 0;
+  for (const auto& [index, game] : games) {
+    const Opening& read = (*book)[i++];
+    EXPECT_EQ(read.start.ToFen(), game.book_fen());
+    std::vector<std::string> expected(game.opening_moves().begin(), game.opening_moves().end());
+    for (const MoveRecord& m : game.moves()) expected.push_back(m.uci());
+    std::vector<std::string> actual;
+    for (Move m : read.moves) actual.push_back(ToUci(m));
+    EXPECT_EQ(actual, expected) << index;
+  }
+  // The summary command recomputes what the match printed.
+  auto summary = SummarizeLog(dir + "/games.log");
+  ASSERT_TRUE(summary.ok());
+  EXPECT_EQ(FormatSummary(*summary), report.str());
+}
+
+TEST(MatchTest, ResumeSkipsFinishedGamesAndRefusesAnotherMatch) {
+  auto match = ParseMatch(kSmallMatch, "small", ".");
+  ASSERT_TRUE(match.ok());
+  const std::string dir = TempDir("resume");
+  std::ostringstream report;
+  RunOptions options{.output_dir = dir, .fresh = true, .progress = false, .out = &report};
+  ASSERT_EQ(RunMatch(*match, options), kExitOk);
+  options.fresh = false;
+  ASSERT_EQ(RunMatch(*match, options), kExitOk);  // nothing left to play
+  EXPECT_EQ(GamesByIndex(dir + "/games.log").size(), 12u);
+
+  auto other = ParseMatch(absl::StrReplaceAll(kSmallMatch, {{"seed: 7", "seed: 8"}}), "other", ".");
+  ASSERT_TRUE(other.ok());
+  EXPECT_EQ(RunMatch(*other, options), kExitBadInput);
+}
+
+TEST(MatchTest, SprtStopsEarlyAgainstAMuchWeakerEngine) {
+  auto match = ParseMatch(R"(
+players { name: "default" config_file: "configs/engines/default.textproto"
+          overrides { search { hash_mb: 1 } } }
+players { name: "material" config_file: "configs/engines/material.textproto"
+          overrides { search { hash_mb: 1 } } }
+games: 400
+openings { file: "configs/openings/balanced.epd" }
+time_control { nodes: 500 }
+adjudication { resign_score_cp: 600 resign_moves: 3 max_moves: 80 }
+sprt { elo0: 0 elo1: 20 }
+)",
+                          "sprt", ".");
+  ASSERT_TRUE(match.ok()) << match.status();
+  std::ostringstream report;
+  RunOptions options{.output_dir = TempDir("sprt"), .fresh = true, .progress = false,
+                     .out = &report};
+  EXPECT_EQ(RunMatch(*match, options), kExitOk);
+  EXPECT_THAT(report.str(), HasSubstr("H1 accepted"));
+  auto summary = SummarizeLog(TempDir("sprt") + "/games.log");
+  EXPECT_LT(summary->played_games(), 400);
+
+  // The same match seen from the weaker side accepts H0: exit code 1.
+  MatchConfig reversed = match->config;
+  reversed.mutable_players()->SwapElements(0, 1);
+  LoadedMatch weaker = *match;
+  weaker.config = reversed;
+  options.output_dir = TempDir("sprt-h0");
+  EXPECT_EQ(RunMatch(weaker, options), kExitH0);
+}
+
+}  // namespace
+}  // namespace chess

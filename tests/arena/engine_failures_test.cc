@@ -1,0 +1,119 @@
+// Every way an external engine can fail is recorded with its reason, the engine is
+// restarted for the next game, and the match completes.
+#include <signal.h>
+
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "arena/match.h"
+#include "gtest/gtest.h"
+
+namespace chess {
+namespace {
+
+std::string g_fake_engine;
+
+std::string TempDir(const std::string& name) {
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  return absl::StrCat(tmp ? tmp : "/tmp", "/", name);
+}
+
+struct Case {
+  const char* mode;
+  const char* time_control;  // of the fake engine
+  GameRecord::Termination expected;
+  int exit_code;
+};
+
+class EngineFailureTest : public ::testing::TestWithParam<Case> {};
+
+TEST_P(EngineFailureTest, RecordedAndTheMatchCompletes) {
+  const Case& c = GetParam();
+  const std::string text = absl::StrCat(
+      "name: \"failures\"\n"
+      "players { name: \"ours\" config { search { hash_mb: 1 } } }\n"
+      "players { name: \"fake\" external { argv: \"", g_fake_engine, "\" argv: \"", c.mode,
+      "\" startup_timeout_ms: 2000 move_timeout_ms: 500 }\n"
+      "  time_control { ", c.time_control, " } }\n"
+      "games: 4\n"
+      "time_control { nodes: 300 }\n"
+      "adjudication { max_moves: 30 }\n"
+      "concurrency: 2\n");
+  auto match = ParseMatch(text, "failures.textproto", ".");
+  ASSERT_TRUE(match.ok()) << match.status();
+  const std::string dir = TempDir(c.mode);
+  std::ostringstream report;
+  RunOptions options{.output_dir = dir, .fresh = true, .progress = false, .out = &report};
+  EXPECT_EQ(RunMatch(*match, options), c.exit_code) << report.str();
+
+  auto summary = SummarizeLog(dir + "/games.log");
+  ASSERT_TRUE(summary.ok()) << summary.status();
+  EXPECT_EQ(summary->played_games(), 4);
+  const std::string name = GameRecord::Termination_Name(c.expected);
+  EXPECT_EQ(summary->terminations().count(name) ? summary->terminations().at(name) : 0, 4)
+      << report.str();
+  // The in-process engine won every game.
+  EXPECT_EQ(summary->pairings(0).wins(), 4) << report.str();
+  auto pgn = LogToPgn(dir + "/games.log");
+  ASSERT_TRUE(pgn.ok());
+  EXPECT_NE(pgn->find("TerminationDetails"), std::string::npos);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Modes, EngineFailureTest,
+    ::testing::Values(Case{"crash", "nodes: 300", GameRecord::ENGINE_CRASH, kExitOk},
+                      Case{"nobestmove", "nodes: 300", GameRecord::ENGINE_CRASH, kExitOk},
+                      Case{"hang", "nodes: 300", GameRecord::ENGINE_TIMEOUT, kExitOk},
+                      Case{"illegal", "nodes: 300", GameRecord::ILLEGAL_MOVE, kExitOk},
+                      Case{"garbage", "nodes: 300", GameRecord::ILLEGAL_MOVE, kExitOk},
+                      Case{"slow", "base_ms: 1000", GameRecord::TIME_FORFEIT, kExitOk},
+                      Case{"die", "nodes: 300", GameRecord::ENGINE_START_FAILURE,
+                           kExitEngineFailure}),
+    [](const auto& info) { return std::string(info.param.mode); });
+
+TEST(EngineFailureTest, MissingProgramIsAStartFailure) {
+  auto match = ParseMatch(
+      "players { name: \"ours\" config {} }\n"
+      "players { name: \"ghost\" external { argv: \"/no/such/engine\" } }\n"
+      "games: 2\ntime_control { nodes: 100 }\n",
+      "ghost.textproto", ".");
+  ASSERT_TRUE(match.ok()) << match.status();
+  std::ostringstream report;
+  RunOptions options{.output_dir = TempDir("ghost"), .fresh = true, .progress = false,
+                     .out = &report};
+  EXPECT_EQ(RunMatch(*match, options), kExitEngineFailure);
+  EXPECT_NE(report.str().find("ENGINE_START_FAILURE 2"), std::string::npos) << report.str();
+}
+
+TEST(EngineFailureTest, GoodExternalEngineLosesNormally) {
+  auto match = ParseMatch(absl::StrCat("players { name: \"ours\" config {} }\n"
+                                       "players { name: \"first-move\" external { argv: \"",
+                                       g_fake_engine, "\" argv: \"good\" } }\n"
+                                       "games: 2\ntime_control { nodes: 2000 }\n"),
+                          "good.textproto", ".");
+  ASSERT_TRUE(match.ok()) << match.status();
+  std::ostringstream report;
+  RunOptions options{.output_dir = TempDir("good"), .fresh = true, .progress = false,
+                     .out = &report};
+  EXPECT_EQ(RunMatch(*match, options), kExitOk);
+  EXPECT_NE(report.str().find("W-D-L: 2-0-0"), std::string::npos) << report.str();
+  EXPECT_NE(report.str().find("CHECKMATE 2"), std::string::npos) << report.str();
+}
+
+}  // namespace
+}  // namespace chess
+
+int main(int argc, char** argv) {
+  ::signal(SIGPIPE, SIG_IGN);
+  ::testing::InitGoogleTest(&argc, argv);
+  if (argc < 2) {
+    std::cerr << "usage: engine_failures_test FAKE_ENGINE\n";
+    return 2;
+  }
+  chess::g_fake_engine = std::filesystem::absolute(argv[1]).string();
+  return RUN_ALL_TESTS();
+}

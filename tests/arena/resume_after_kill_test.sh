@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Kills the arena with SIGKILL at random moments, resumes it each time, and checks that
+# the finished match holds exactly the scheduled games, none twice, and the same games as
+# an uninterrupted run.
+set -euo pipefail
+ARENA="$PWD/$1"
+CONFIGS="$PWD/configs"
+WORK="${TEST_TMPDIR:-$(mktemp -d)}"
+cat >"$WORK/match.textproto" <<CONFIG
+name: "resume"
+players { name: "default" config_file: "$CONFIGS/engines/default.textproto"
+          overrides { search { hash_mb: 1 } } }
+players { name: "pesto-noisy" config_file: "$CONFIGS/engines/pesto.textproto"
+          overrides { search { hash_mb: 1 eval_noise_cp: 10 } } }
+games: 40
+openings { file: "$CONFIGS/openings/balanced.epd" order: SHUFFLED }
+time_control { nodes: 20000 }
+adjudication { max_moves: 100 }
+concurrency: 2
+seed: 11
+CONFIG
+
+moves_only() {  # the games without timings, which differ between runs
+  "$ARENA" pgn "$1/games.log" | grep -v '^\[Date ' | sed -e 's/{[^}]*}//g'
+}
+
+"$ARENA" "$WORK/match.textproto" --output_dir="$WORK/straight" --progress=false >/dev/null
+
+RANDOM=42
+kills=0
+for attempt in $(seq 1 40); do
+  "$ARENA" "$WORK/match.textproto" --output_dir="$WORK/killed" --progress=false \
+      >/dev/null 2>&1 &
+  pid=$!
+  sleep "0.$(( RANDOM % 30 + 2 ))"
+  if kill -9 "$pid" 2>/dev/null; then
+    kills=$((kills + 1))
+    wait "$pid" 2>/dev/null || true
+  else
+    wait "$pid" || { echo "FAIL: the arena failed on its own"; exit 1; }
+    break
+  fi
+done
+"$ARENA" "$WORK/match.textproto" --output_dir="$WORK/killed" --progress=false \
+    >"$WORK/final.txt"
+echo "killed $kills times"
+cat "$WORK/final.txt"
+grep -q "^Match resume: 40 of 40 games played" "$WORK/final.txt" ||
+  { echo "FAIL: not exactly 40 games"; exit 1; }
+"$ARENA" summary "$WORK/killed/games.log" | grep -q "duplicate" &&
+  { echo "FAIL: duplicate games in the log"; exit 1; }
+(( kills >= 3 )) || { echo "FAIL: the arena was killed only $kills times"; exit 1; }
+if ! diff <(moves_only "$WORK/straight") <(moves_only "$WORK/killed") >"$WORK/diff.txt"; then
+  echo "FAIL: resumed games differ from an uninterrupted run"; head -20 "$WORK/diff.txt"; exit 1
+fi
+echo "resume after SIGKILL: PASS"
