@@ -1,12 +1,13 @@
 // arena: plays matches between engine configurations and external UCI engines.
 //
-//   arena [run] [CONFIG]            play (or resume) a match; default configs/matches/default.textproto
-//   arena summary LOG               standings recomputed from a match log
-//   arena pgn LOG                   a match log as PGN on stdout
-//   arena book --out=FILE ...       make a balanced EPD opening book
+//   arena [run] [CONFIG]            play (or resume) a match; default
+//   configs/matches/default.textproto arena summary LOG               standings
+//   recomputed from a match log arena pgn LOG                   a match log as
+//   PGN on stdout arena book --out=FILE ...       make a balanced EPD opening
+//   book
 //
-// Exit codes: 0 match complete or SPRT accepted H1; 1 SPRT accepted H0; 2 bad input;
-// 3 an engine could not be started; 4 the log could not be written.
+// Exit codes: 0 match complete or SPRT accepted H1; 1 SPRT accepted H0; 2 bad
+// input; 3 an engine could not be started; 4 the log could not be written.
 #include <signal.h>
 
 #include <cstdio>
@@ -24,27 +25,33 @@
 #include "arena/match.h"
 #include "engine/config.h"
 
-ABSL_FLAG(std::string, output_dir, "", "overrides the match config's output_dir");
+ABSL_FLAG(std::string, output_dir, "",
+          "overrides the match config's output_dir");
 ABSL_FLAG(int, concurrency, 0, "games at once; overrides the config (0: keep)");
-ABSL_FLAG(bool, fresh, false, "start over even if output_dir holds a log of this match");
-ABSL_FLAG(bool, resume, true, "continue the match in output_dir if its log exists (default)");
+ABSL_FLAG(bool, fresh, false,
+          "start over even if output_dir holds a log of this match");
+ABSL_FLAG(bool, resume, true,
+          "continue the match in output_dir if its log exists (default)");
 ABSL_FLAG(bool, progress, true, "live progress on stderr");
 ABSL_FLAG(std::string, out, "", "book: output EPD file");
 ABSL_FLAG(int, positions, 600, "book: number of positions");
 ABSL_FLAG(int, plies, 8, "book: random plies from the initial position");
-ABSL_FLAG(int, margin_cp, 60, "book: keep positions scored within +-margin by the check search");
+ABSL_FLAG(int, margin_cp, 60,
+          "book: keep positions scored within +-margin by the check search");
 ABSL_FLAG(int, check_depth, 7, "book: depth of the check search");
 ABSL_FLAG(int, candidate_margin_cp, 40,
-          "book: each random ply picks among moves within this of the best (0: any legal move)");
+          "book: each random ply picks among moves within this of the best (0: "
+          "any legal move)");
 ABSL_FLAG(uint64_t, seed, 1, "book: random seed");
 
 namespace {
 
-// Paths given on the command line are relative to where the user ran the command, also
-// under `bazel run` (which changes directory into the runfiles).
+// Paths given on the command line are relative to where the user ran the
+// command, also under `bazel run` (which changes directory into the runfiles).
 std::string UserPath(const std::string& path) {
   const char* workspace = std::getenv("BUILD_WORKING_DIRECTORY");
-  if (path.empty() || std::filesystem::path(path).is_absolute() || !workspace) return path;
+  if (path.empty() || std::filesystem::path(path).is_absolute() || !workspace)
+    return path;
   return (std::filesystem::path(workspace) / path).string();
 }
 
@@ -52,14 +59,23 @@ std::string GitRevision() {
   const char* workspace = std::getenv("BUILD_WORKSPACE_DIRECTORY");
   const std::string dir = workspace ? workspace : ".";
   std::string revision;
-  if (FILE* p = ::popen(absl::StrCat("git -C '", dir, "' rev-parse --short=12 HEAD 2>/dev/null").c_str(), "r")) {
+  if (FILE* p = ::popen(absl::StrCat("git -C '", dir,
+                                     "' rev-parse --short=12 HEAD 2>/dev/null")
+                            .c_str(),
+                        "r")) {
     char buffer[128];
     while (std::fgets(buffer, sizeof buffer, p)) revision += buffer;
     ::pclose(p);
   }
-  while (!revision.empty() && (revision.back() == '\n' || revision.back() == ' ')) revision.pop_back();
+  while (!revision.empty() &&
+         (revision.back() == '\n' || revision.back() == ' '))
+    revision.pop_back();
   if (revision.empty()) return "unknown";
-  if (FILE* p = ::popen(absl::StrCat("git -C '", dir, "' status --porcelain --untracked-files=no 2>/dev/null").c_str(), "r")) {
+  if (FILE* p = ::popen(
+          absl::StrCat("git -C '", dir,
+                       "' status --porcelain --untracked-files=no 2>/dev/null")
+              .c_str(),
+          "r")) {
     if (std::fgetc(p) != EOF) revision += "-dirty";
     ::pclose(p);
   }
@@ -89,12 +105,15 @@ int Run(const std::string& config_path) {
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
       "arena [run] [CONFIG] | summary LOG | pgn LOG | book --out=FILE\n"
-      "Exit codes: 0 complete or H1, 1 H0, 2 bad input, 3 engine failure, 4 I/O error.");
+      "Exit codes: 0 complete or H1, 1 H0, 2 bad input, 3 engine failure, 4 "
+      "I/O error.");
   std::vector<char*> args = absl::ParseCommandLine(argc, argv);
-  ::signal(SIGPIPE, SIG_IGN);  // a dead engine's pipe must be an error, not our death
+  ::signal(SIGPIPE,
+           SIG_IGN);  // a dead engine's pipe must be an error, not our death
   std::string command = args.size() > 1 ? args[1] : "run";
   std::string operand = args.size() > 2 ? args[2] : "";
-  if (command != "run" && command != "summary" && command != "pgn" && command != "book") {
+  if (command != "run" && command != "summary" && command != "pgn" &&
+      command != "book") {
     operand = command;  // "arena CONFIG"
     command = "run";
   }
@@ -102,7 +121,8 @@ int main(int argc, char** argv) {
     if (operand.empty()) {
       // The main job: the default match, from the workspace under `bazel run`.
       const char* workspace = std::getenv("BUILD_WORKSPACE_DIRECTORY");
-      operand = absl::StrCat(workspace ? workspace : ".", "/configs/matches/default.textproto");
+      operand = absl::StrCat(workspace ? workspace : ".",
+                             "/configs/matches/default.textproto");
       return Run(operand);
     }
     return Run(UserPath(operand));
@@ -113,7 +133,8 @@ int main(int argc, char** argv) {
       return chess::kExitBadInput;
     }
     if (command == "summary") {
-      absl::StatusOr<chess::MatchSummary> summary = chess::SummarizeLog(UserPath(operand));
+      absl::StatusOr<chess::MatchSummary> summary =
+          chess::SummarizeLog(UserPath(operand));
       if (!summary.ok()) {
         std::cerr << summary.status().message() << "\n";
         return chess::kExitBadInput;

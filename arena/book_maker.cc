@@ -23,7 +23,8 @@ int ScoreAfter(Engine& engine, const Position& pos, Move m) {
 }  // namespace
 
 absl::StatusOr<std::vector<std::string>> MakeBook(const EngineConfig& config,
-                                                  const BookOptions& options, std::ostream* log) {
+                                                  const BookOptions& options,
+                                                  std::ostream* log) {
   EngineConfig small = config;
   small.mutable_search()->set_hash_mb(1);
   small.mutable_search()->set_eval_noise_cp(0);
@@ -51,14 +52,16 @@ absl::StatusOr<std::vector<std::string>> MakeBook(const EngineConfig& config,
           best = std::max(best, scores.back());
         }
         for (size_t i = 0; i < moves.size(); ++i) {
-          if (scores[i] >= best - options.candidate_margin_cp) candidates.push_back(moves[i]);
+          if (scores[i] >= best - options.candidate_margin_cp)
+            candidates.push_back(moves[i]);
         }
       } else {
         candidates.assign(moves.begin(), moves.end());
       }
       pos.MakeMove(candidates[rng() % candidates.size()]);
     }
-    if (!alive || LegalMoves(pos).empty() || !seen.insert(pos.key()).second) continue;
+    if (!alive || LegalMoves(pos).empty() || !seen.insert(pos.key()).second)
+      continue;
     SearchLimits limits;
     limits.depth = options.check_depth;
     engine.NewGame();
@@ -68,9 +71,9 @@ absl::StatusOr<std::vector<std::string>> MakeBook(const EngineConfig& config,
     if (log && book.size() % 100 == 0) *log << book.size() << " positions\n";
   }
   if (int(book.size()) < options.positions) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("only ", book.size(), " of ", options.positions, " positions after ",
-                     max_attempts, " attempts; widen --margin_cp or change --plies"));
+    return absl::FailedPreconditionError(absl::StrCat(
+        "only ", book.size(), " of ", options.positions, " positions after ",
+        max_attempts, " attempts; widen --margin_cp or change --plies"));
   }
   return book;
 }

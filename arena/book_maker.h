@@ -1,6 +1,6 @@
-// `arena book`: a balanced opening book from our own engine. Random plausible plies from
-// the initial position, kept only when a check search finds the result close to equal;
-// duplicates (by Zobrist key) dropped.
+// `arena book`: a balanced opening book from our own engine. Random plausible
+// plies from the initial position, kept only when a check search finds the
+// result close to equal; duplicates (by Zobrist key) dropped.
 #ifndef ARENA_BOOK_MAKER_H_
 #define ARENA_BOOK_MAKER_H_
 
@@ -25,7 +25,8 @@ struct BookOptions {
 
 // FENs, deterministic for given options and config.
 absl::StatusOr<std::vector<std::string>> MakeBook(const EngineConfig& config,
-                                                  const BookOptions& options, std::ostream* log);
+                                                  const BookOptions& options,
+                                                  std::ostream* log);
 
 }  // namespace chess
 

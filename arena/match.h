@@ -1,5 +1,6 @@
-// Running a match: loading and validating its config, scheduling, playing games on a pool
-// of threads, logging each finished game durably, resuming, SPRT, progress and results.
+// Running a match: loading and validating its config, scheduling, playing games
+// on a pool of threads, logging each finished game durably, resuming, SPRT,
+// progress and results.
 #ifndef ARENA_MATCH_H_
 #define ARENA_MATCH_H_
 
@@ -17,31 +18,35 @@ namespace chess {
 
 // Exit codes of `arena` (documented in the README for CI).
 enum ExitCode {
-  kExitOk = 0,            // match complete, or SPRT accepted H1
-  kExitH0 = 1,            // SPRT accepted H0 (e.g. a regression)
-  kExitBadInput = 2,      // bad config, book, log or arguments; nothing was played
-  kExitEngineFailure = 3, // an engine could not be started, so results are meaningless
-  kExitIoError = 4,       // the log could not be written
+  kExitOk = 0,        // match complete, or SPRT accepted H1
+  kExitH0 = 1,        // SPRT accepted H0 (e.g. a regression)
+  kExitBadInput = 2,  // bad config, book, log or arguments; nothing was played
+  kExitEngineFailure =
+      3,  // an engine could not be started, so results are meaningless
+  kExitIoError = 4,  // the log could not be written
 };
 
 struct LoadedMatch {
-  MatchConfig config;  // config files resolved to inline configs, overrides merged
+  MatchConfig
+      config;  // config files resolved to inline configs, overrides merged
   std::vector<Opening> openings;
   std::vector<ScheduledGame> schedule;
 };
 
 // Parses, validates and resolves a match config. Errors carry file:line:column.
 absl::StatusOr<LoadedMatch> LoadMatch(const std::string& path);
-absl::StatusOr<LoadedMatch> ParseMatch(absl::string_view text, absl::string_view source_name,
+absl::StatusOr<LoadedMatch> ParseMatch(absl::string_view text,
+                                       absl::string_view source_name,
                                        const std::string& base_dir);
 
 struct RunOptions {
-  std::string output_dir;  // overrides the config's; required one way or the other
-  bool fresh = false;      // ignore (overwrite) an existing log instead of resuming
-  int concurrency = 0;     // overrides the config's when > 0
-  bool progress = true;    // live progress on stderr
+  std::string
+      output_dir;      // overrides the config's; required one way or the other
+  bool fresh = false;  // ignore (overwrite) an existing log instead of resuming
+  int concurrency = 0;          // overrides the config's when > 0
+  bool progress = true;         // live progress on stderr
   std::ostream* out = nullptr;  // final report; default std::cout
-  std::string revision;         // recorded in the log header (e.g. the git revision)
+  std::string revision;  // recorded in the log header (e.g. the git revision)
 };
 
 // Plays (or resumes) the match and returns the exit code.

@@ -42,7 +42,8 @@ std::string ParseError(const std::string& text) {
 }
 
 TEST(MatchConfigTest, ShippedMatchConfigsLoad) {
-  for (const auto& entry : std::filesystem::directory_iterator("configs/matches")) {
+  for (const auto& entry :
+       std::filesystem::directory_iterator("configs/matches")) {
     SCOPED_TRACE(entry.path().string());
     auto match = LoadMatch(entry.path().string());
     ASSERT_TRUE(match.ok()) << match.status();
@@ -56,34 +57,48 @@ TEST(MatchConfigTest, ShippedMatchConfigsLoad) {
 TEST(MatchConfigTest, ErrorsNameFileLineColumnAndField) {
   EXPECT_THAT(ParseError("players { name: \"a\" config {} }\nplayres {}\n"),
               HasSubstr("m.textproto:2:"));
-  EXPECT_THAT(ParseError("players { name: \"a\" config {} }\ngames: 2\ntime_control { nodes: 5 }\n"),
+  EXPECT_THAT(ParseError("players { name: \"a\" config {} }\ngames: "
+                         "2\ntime_control { nodes: 5 }\n"),
               HasSubstr("at least two players"));
   EXPECT_THAT(ParseError(absl::StrCat(
-                  "players { name: \"a\" config {} }\nplayers { name: \"b\" config {} }\n",
+                  "players { name: \"a\" config {} }\nplayers { name: \"b\" "
+                  "config {} }\n",
                   "games: 2\n\ntime_control { nodes: 5 depth: 3 }\n")),
               HasSubstr("m.textproto:5:1: time_control: set exactly one"));
-  EXPECT_THAT(ParseError("players { name: \"a\" config {} }\nplayers { name: \"b\" config {} }\n"
+  EXPECT_THAT(ParseError("players { name: \"a\" config {} }\nplayers { name: "
+                         "\"b\" config {} }\n"
                          "games: 3\ntime_control { nodes: 5 }\n"),
               HasSubstr("m.textproto:3:1: games: must be even"));
-  EXPECT_THAT(ParseError("players { name: \"a\" config {} }\nplayers { name: \"b\" config {} }\n"
-                         "games: 2\ntime_control { nodes: 5 }\nopenings { file: \"nope.epd\" }\n"),
-              HasSubstr("m.textproto:5:12: openings.file: cannot read nope.epd"));
-  EXPECT_THAT(ParseError("players { name: \"a\" config_file: \"missing.textproto\" }\n"
-                         "players { name: \"b\" config {} }\ngames: 2\ntime_control { nodes: 5 }\n"),
-              HasSubstr("missing.textproto"));
-  EXPECT_THAT(ParseError("players { name: \"a\" config {} }\nplayers { name: \"a\" config {} }\n"
+  EXPECT_THAT(
+      ParseError("players { name: \"a\" config {} }\nplayers { name: \"b\" "
+                 "config {} }\n"
+                 "games: 2\ntime_control { nodes: 5 }\nopenings { file: "
+                 "\"nope.epd\" }\n"),
+      HasSubstr("m.textproto:5:12: openings.file: cannot read nope.epd"));
+  EXPECT_THAT(
+      ParseError("players { name: \"a\" config_file: \"missing.textproto\" }\n"
+                 "players { name: \"b\" config {} }\ngames: 2\ntime_control { "
+                 "nodes: 5 }\n"),
+      HasSubstr("missing.textproto"));
+  EXPECT_THAT(ParseError("players { name: \"a\" config {} }\nplayers { name: "
+                         "\"a\" config {} }\n"
                          "games: 2\ntime_control { nodes: 5 }\n"),
               HasSubstr("used twice"));
-  EXPECT_THAT(ParseError("players { name: \"a\" config {} }\nplayers { name: \"b\" config {} }\n"
+  EXPECT_THAT(ParseError("players { name: \"a\" config {} }\nplayers { name: "
+                         "\"b\" config {} }\n"
                          "games: 2\ntime_control { increment_ms: 100 }\n"),
               HasSubstr("base_ms"));
-  EXPECT_THAT(ParseError("players { name: \"a\" config {} }\nplayers { name: \"b\" config {} }\n"
+  EXPECT_THAT(ParseError("players { name: \"a\" config {} }\nplayers { name: "
+                         "\"b\" config {} }\n"
                          "players { name: \"c\" config {} }\n"
                          "games: 2\ntime_control { nodes: 5 }\n"),
               HasSubstr("HEAD_TO_HEAD needs exactly 2"));
-  EXPECT_THAT(ParseError("players { name: \"a\" config {} }\nplayers { name: \"b\" config {} }\n"
-                         "games: 2\ntime_control { nodes: 5 }\nsprt { elo0: 5 elo1: 0 }\n"),
-              HasSubstr("m.textproto:5:1: sprt: elo0"));
+  EXPECT_THAT(
+      ParseError(
+          "players { name: \"a\" config {} }\nplayers { name: \"b\" config {} "
+          "}\n"
+          "games: 2\ntime_control { nodes: 5 }\nsprt { elo0: 5 elo1: 0 }\n"),
+      HasSubstr("m.textproto:5:1: sprt: elo0"));
 }
 
 TEST(ScheduleTest, PairsSwapColoursAndGauntletCoversEveryone) {
@@ -111,7 +126,8 @@ std::map<int, GameRecord> GamesByIndex(const std::string& log) {
   for (size_t i = 1; i < file->records.size(); ++i) {
     GameRecord g;
     EXPECT_TRUE(g.ParseFromString(file->records[i]));
-    EXPECT_TRUE(games.emplace(g.index(), g).second) << "duplicate game " << g.index();
+    EXPECT_TRUE(games.emplace(g.index(), g).second)
+        << "duplicate game " << g.index();
   }
   return games;
 }
@@ -123,8 +139,11 @@ TEST(MatchTest, SameSeedSameGamesWhateverTheConcurrency) {
   std::map<int, GameRecord> runs[2];
   for (int run = 0; run < 2; ++run) {
     const std::string dir = TempDir(absl::StrCat("repro", run));
-    RunOptions options{.output_dir = dir, .fresh = true, .concurrency = run + 1,
-                       .progress = false, .out = &report};
+    RunOptions options{.output_dir = dir,
+                       .fresh = true,
+                       .concurrency = run + 1,
+                       .progress = false,
+                       .out = &report};
     ASSERT_EQ(RunMatch(*match, options), kExitOk) << report.str();
     runs[run] = GamesByIndex(dir + "/games.log");
   }
@@ -148,7 +167,8 @@ TEST(MatchTest, PgnReadsBackToTheSameMoves) {
   ASSERT_TRUE(match.ok());
   const std::string dir = TempDir("pgn");
   std::ostringstream report;
-  RunOptions options{.output_dir = dir, .fresh = true, .progress = false, .out = &report};
+  RunOptions options{
+      .output_dir = dir, .fresh = true, .progress = false, .out = &report};
   ASSERT_EQ(RunMatch(*match, options), kExitOk);
   auto pgn = LogToPgn(dir + "/games.log");
   ASSERT_TRUE(pgn.ok());
@@ -160,7 +180,8 @@ TEST(MatchTest, PgnReadsBackToTheSameMoves) {
   for (const auto& [index, game] : games) {
     const Opening& read = (*book)[i++];
     EXPECT_EQ(read.start.ToFen(), game.book_fen());
-    std::vector<std::string> expected(game.opening_moves().begin(), game.opening_moves().end());
+    std::vector<std::string> expected(game.opening_moves().begin(),
+                                      game.opening_moves().end());
     for (const MoveRecord& m : game.moves()) expected.push_back(m.uci());
     std::vector<std::string> actual;
     for (Move m : read.moves) actual.push_back(ToUci(m));
@@ -177,13 +198,15 @@ TEST(MatchTest, ResumeSkipsFinishedGamesAndRefusesAnotherMatch) {
   ASSERT_TRUE(match.ok());
   const std::string dir = TempDir("resume");
   std::ostringstream report;
-  RunOptions options{.output_dir = dir, .fresh = true, .progress = false, .out = &report};
+  RunOptions options{
+      .output_dir = dir, .fresh = true, .progress = false, .out = &report};
   ASSERT_EQ(RunMatch(*match, options), kExitOk);
   options.fresh = false;
   ASSERT_EQ(RunMatch(*match, options), kExitOk);  // nothing left to play
   EXPECT_EQ(GamesByIndex(dir + "/games.log").size(), 12u);
 
-  auto other = ParseMatch(absl::StrReplaceAll(kSmallMatch, {{"seed: 7", "seed: 8"}}), "other", ".");
+  auto other = ParseMatch(
+      absl::StrReplaceAll(kSmallMatch, {{"seed: 7", "seed: 8"}}), "other", ".");
   ASSERT_TRUE(other.ok());
   EXPECT_EQ(RunMatch(*other, options), kExitBadInput);
 }
@@ -203,7 +226,9 @@ sprt { elo0: 0 elo1: 20 }
                           "sprt", ".");
   ASSERT_TRUE(match.ok()) << match.status();
   std::ostringstream report;
-  RunOptions options{.output_dir = TempDir("sprt"), .fresh = true, .progress = false,
+  RunOptions options{.output_dir = TempDir("sprt"),
+                     .fresh = true,
+                     .progress = false,
                      .out = &report};
   EXPECT_EQ(RunMatch(*match, options), kExitOk);
   EXPECT_THAT(report.str(), HasSubstr("H1 accepted"));

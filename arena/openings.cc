@@ -13,12 +13,13 @@
 namespace chess {
 namespace {
 
-absl::Status LineError(absl::string_view name, int line, absl::string_view what) {
+absl::Status LineError(absl::string_view name, int line,
+                       absl::string_view what) {
   return absl::InvalidArgumentError(absl::StrCat(name, ":", line, ": ", what));
 }
 
-// PGN movetext tokens, without comments, variations, NAGs, move numbers and results.
-// Returns false on an unterminated comment or variation.
+// PGN movetext tokens, without comments, variations, NAGs, move numbers and
+// results. Returns false on an unterminated comment or variation.
 bool MovetextTokens(absl::string_view text, std::vector<std::string>* tokens) {
   std::string current;
   auto flush = [&] {
@@ -60,7 +61,8 @@ bool MovetextTokens(absl::string_view text, std::vector<std::string>* tokens) {
     if (t == "1-0" || t == "0-1" || t == "1/2-1/2" || t == "*") continue;
     // "12." or "12..." possibly glued to the move: "12.Nf3".
     size_t digits = 0;
-    while (digits < t.size() && absl::ascii_isdigit(uint8_t(t[digits]))) ++digits;
+    while (digits < t.size() && absl::ascii_isdigit(uint8_t(t[digits])))
+      ++digits;
     if (digits > 0 && digits < t.size() && t[digits] == '.') {
       t.remove_prefix(digits);
       while (absl::ConsumePrefix(&t, ".")) {
@@ -79,7 +81,8 @@ struct PgnGame {
   int movetext_line = 0;
 };
 
-absl::StatusOr<Opening> OpeningFromPgn(const PgnGame& g, absl::string_view name, int max_plies) {
+absl::StatusOr<Opening> OpeningFromPgn(const PgnGame& g, absl::string_view name,
+                                       int max_plies) {
   Opening opening;
   opening.start = Position::Start();
   if (!g.fen.empty()) {
@@ -89,15 +92,17 @@ absl::StatusOr<Opening> OpeningFromPgn(const PgnGame& g, absl::string_view name,
   }
   std::vector<std::string> tokens;
   if (!MovetextTokens(g.movetext, &tokens)) {
-    return LineError(name, g.movetext_line, "unterminated comment or variation");
+    return LineError(name, g.movetext_line,
+                     "unterminated comment or variation");
   }
   Position pos = opening.start;
   for (const std::string& token : tokens) {
     if (max_plies > 0 && int(opening.moves.size()) >= max_plies) break;
     auto move = ParseSan(pos, token);
     if (!move.ok()) {
-      return LineError(name, g.movetext_line,
-                       absl::StrCat("move \"", token, "\": ", move.status().message()));
+      return LineError(
+          name, g.movetext_line,
+          absl::StrCat("move \"", token, "\": ", move.status().message()));
     }
     opening.moves.push_back(*move);
     pos.MakeMove(*move);
@@ -113,17 +118,21 @@ Game Opening::ToGame() const {
   return game;
 }
 
-absl::StatusOr<std::vector<Opening>> ParseEpdBook(absl::string_view text, absl::string_view name) {
+absl::StatusOr<std::vector<Opening>> ParseEpdBook(absl::string_view text,
+                                                  absl::string_view name) {
   std::vector<Opening> book;
   int line_number = 0;
   for (absl::string_view line : absl::StrSplit(text, '\n')) {
     ++line_number;
     line = absl::StripAsciiWhitespace(line);
     if (line.empty() || absl::StartsWith(line, "#")) continue;
-    std::vector<absl::string_view> fields = absl::StrSplit(line, ' ', absl::SkipWhitespace());
-    if (fields.size() < 4) return LineError(name, line_number, "expected a FEN's first four fields");
+    std::vector<absl::string_view> fields =
+        absl::StrSplit(line, ' ', absl::SkipWhitespace());
+    if (fields.size() < 4)
+      return LineError(name, line_number, "expected a FEN's first four fields");
     std::vector<absl::string_view> fen(fields.begin(), fields.begin() + 4);
-    // Half-move clock and move number when present; opcodes ("bm ...;") otherwise.
+    // Half-move clock and move number when present; opcodes ("bm ...;")
+    // otherwise.
     int number;
     if (fields.size() >= 6 && absl::SimpleAtoi(fields[4], &number) &&
         absl::SimpleAtoi(fields[5], &number)) {
@@ -134,11 +143,13 @@ absl::StatusOr<std::vector<Opening>> ParseEpdBook(absl::string_view text, absl::
     if (!pos.ok()) return LineError(name, line_number, pos.status().message());
     book.push_back(Opening{*pos, {}});
   }
-  if (book.empty()) return absl::InvalidArgumentError(absl::StrCat(name, ": no positions"));
+  if (book.empty())
+    return absl::InvalidArgumentError(absl::StrCat(name, ": no positions"));
   return book;
 }
 
-absl::StatusOr<std::vector<Opening>> ParsePgnBook(absl::string_view text, absl::string_view name,
+absl::StatusOr<std::vector<Opening>> ParsePgnBook(absl::string_view text,
+                                                  absl::string_view name,
                                                   int max_plies) {
   std::vector<Opening> book;
   PgnGame game;
@@ -167,7 +178,8 @@ absl::StatusOr<std::vector<Opening>> ParsePgnBook(absl::string_view text, absl::
       in_game = true;
       if (absl::StartsWithIgnoreCase(stripped, "[FEN ")) {
         absl::string_view value = stripped.substr(5);
-        if (!absl::ConsumePrefix(&value, "\"") || !absl::ConsumeSuffix(&value, "\"]")) {
+        if (!absl::ConsumePrefix(&value, "\"") ||
+            !absl::ConsumeSuffix(&value, "\"]")) {
           return LineError(name, line_number, "malformed FEN tag");
         }
         game.fen = std::string(value);
@@ -181,7 +193,8 @@ absl::StatusOr<std::vector<Opening>> ParsePgnBook(absl::string_view text, absl::
     absl::StrAppend(&game.movetext, line, "\n");
   }
   if (absl::Status s = finish(); !s.ok()) return s;
-  if (book.empty()) return absl::InvalidArgumentError(absl::StrCat(name, ": no games"));
+  if (book.empty())
+    return absl::InvalidArgumentError(absl::StrCat(name, ": no games"));
   return book;
 }
 
@@ -189,10 +202,13 @@ absl::StatusOr<BookFormat> BookFormatFromPath(absl::string_view path) {
   if (absl::EndsWithIgnoreCase(path, ".epd")) return BookFormat::kEpd;
   if (absl::EndsWithIgnoreCase(path, ".pgn")) return BookFormat::kPgn;
   return absl::InvalidArgumentError(
-      absl::StrCat(path, ": cannot tell the book format from the name (.epd or .pgn); set format"));
+      absl::StrCat(path,
+                   ": cannot tell the book format from the name (.epd or "
+                   ".pgn); set format"));
 }
 
-absl::StatusOr<std::vector<Opening>> LoadBook(const std::string& path, BookFormat format,
+absl::StatusOr<std::vector<Opening>> LoadBook(const std::string& path,
+                                              BookFormat format,
                                               int max_plies) {
   absl::StatusOr<std::string> text = ReadFile(path);
   if (!text.ok()) return text.status();

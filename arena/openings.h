@@ -1,5 +1,6 @@
-// Opening books: EPD (one position per line; opcodes after the four FEN fields ignored)
-// and PGN (each game's moves from its FEN tag or the initial position).
+// Opening books: EPD (one position per line; opcodes after the four FEN fields
+// ignored) and PGN (each game's moves from its FEN tag or the initial
+// position).
 #ifndef ARENA_OPENINGS_H_
 #define ARENA_OPENINGS_H_
 
@@ -22,12 +23,14 @@ enum class BookFormat { kEpd, kPgn };
 
 // Every opening of a book. A malformed entry fails the whole book, with
 // "<path>:<line>: <what>", so a match never starts from a half-read book.
-absl::StatusOr<std::vector<Opening>> ParseEpdBook(absl::string_view text, absl::string_view name);
+absl::StatusOr<std::vector<Opening>> ParseEpdBook(absl::string_view text,
+                                                  absl::string_view name);
 // `max_plies` > 0 keeps only the first plies of each line.
-absl::StatusOr<std::vector<Opening>> ParsePgnBook(absl::string_view text, absl::string_view name,
+absl::StatusOr<std::vector<Opening>> ParsePgnBook(absl::string_view text,
+                                                  absl::string_view name,
                                                   int max_plies);
-absl::StatusOr<std::vector<Opening>> LoadBook(const std::string& path, BookFormat format,
-                                              int max_plies);
+absl::StatusOr<std::vector<Opening>> LoadBook(const std::string& path,
+                                              BookFormat format, int max_plies);
 // By extension: ".epd" or ".pgn".
 absl::StatusOr<BookFormat> BookFormatFromPath(absl::string_view path);
 

@@ -18,7 +18,8 @@ TEST(EpdBookTest, FourAndSixFieldsAndOpcodes) {
       "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n"
       "\n"
       "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2\n"
-      "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - bm Bb5; id \"x\";\n",
+      "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - bm Bb5; id "
+      "\"x\";\n",
       "t.epd");
   ASSERT_TRUE(book.ok()) << book.status();
   ASSERT_EQ(book->size(), 3u);
@@ -27,9 +28,11 @@ TEST(EpdBookTest, FourAndSixFieldsAndOpcodes) {
 }
 
 TEST(EpdBookTest, BadLineNamesFileAndLine) {
-  auto book = ParseEpdBook("8/8/8/8/8/8/8/K6k w - -\nnot a fen at all\n", "bad.epd");
+  auto book =
+      ParseEpdBook("8/8/8/8/8/8/8/K6k w - -\nnot a fen at all\n", "bad.epd");
   ASSERT_FALSE(book.ok());
-  EXPECT_NE(book.status().message().find("bad.epd:2:"), std::string::npos) << book.status();
+  EXPECT_NE(book.status().message().find("bad.epd:2:"), std::string::npos)
+      << book.status();
   EXPECT_FALSE(ParseEpdBook("\n# nothing\n", "empty.epd").ok());
 }
 
@@ -37,7 +40,8 @@ TEST(PgnBookTest, MovesCommentsVariationsAndFen) {
   auto book = ParsePgnBook(
       "[Event \"a\"]\n[Result \"*\"]\n\n"
       "1. e4 {best by test} e5 2. Nf3 (2. f4 exf4) Nc6 $1 3.Bb5 a6 *\n\n"
-      "[Event \"b\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n\n"
+      "[Event \"b\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 "
+      "1\"]\n\n"
       "1. e4 Kd7 2. e5 ; rest of line\nKe6 1/2-1/2\n",
       "t.pgn", 0);
   ASSERT_TRUE(book.ok()) << book.status();
@@ -45,7 +49,8 @@ TEST(PgnBookTest, MovesCommentsVariationsAndFen) {
   EXPECT_EQ((*book)[0].moves.size(), 6u);
   EXPECT_EQ(ToUci((*book)[0].moves[4]), "f1b5");
   EXPECT_EQ((*book)[1].moves.size(), 4u);
-  EXPECT_EQ((*book)[1].ToGame().position().ToFen(), "8/8/4k3/4P3/8/8/8/4K3 w - - 1 3");
+  EXPECT_EQ((*book)[1].ToGame().position().ToFen(),
+            "8/8/4k3/4P3/8/8/8/4K3 w - - 1 3");
 }
 
 TEST(PgnBookTest, MaxPliesAndErrors) {
@@ -54,24 +59,28 @@ TEST(PgnBookTest, MaxPliesAndErrors) {
   EXPECT_EQ((*book)[0].moves.size(), 3u);
   auto bad = ParsePgnBook("[Event \"x\"]\n\n1. e4 e5 2. Ke3 *\n", "bad.pgn", 0);
   ASSERT_FALSE(bad.ok());
-  EXPECT_NE(bad.status().message().find("bad.pgn:3:"), std::string::npos) << bad.status();
+  EXPECT_NE(bad.status().message().find("bad.pgn:3:"), std::string::npos)
+      << bad.status();
   EXPECT_NE(bad.status().message().find("Ke3"), std::string::npos);
   EXPECT_FALSE(ParsePgnBook("1. e4 {never closed\n", "t.pgn", 0).ok());
 }
 
-// The real books in ../shared/books (zipped, as published), found next to the checkout.
+// The real books in ../shared/books (zipped, as published), found next to the
+// checkout.
 std::filesystem::path SharedBooks() {
   std::error_code ec;
-  auto config = std::filesystem::canonical("configs/engines/default.textproto", ec);
+  auto config =
+      std::filesystem::canonical("configs/engines/default.textproto", ec);
   if (ec) return {};
-  return config.parent_path().parent_path().parent_path().parent_path() / "shared" / "books";
+  return config.parent_path().parent_path().parent_path().parent_path() /
+         "shared" / "books";
 }
 
 std::string Unzip(const std::filesystem::path& zip, const std::string& member) {
   const char* tmp = std::getenv("TEST_TMPDIR");
   const std::string out = absl::StrCat(tmp ? tmp : "/tmp", "/", member);
-  const std::string command =
-      absl::StrCat("unzip -p '", zip.string(), "' '", member, "' > '", out, "'");
+  const std::string command = absl::StrCat("unzip -p '", zip.string(), "' '",
+                                           member, "' > '", out, "'");
   return std::system(command.c_str()) == 0 ? out : "";
 }
 

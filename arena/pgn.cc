@@ -20,7 +20,8 @@ std::string PgnTimeControl(const TimeControl& tc) {
     return absl::StrCat(absl::StrFormat("%g", tc.base_ms() / 1000.0), "+",
                         absl::StrFormat("%g", tc.increment_ms() / 1000.0));
   }
-  if (tc.movetime_ms() > 0) return absl::StrFormat("%g", tc.movetime_ms() / 1000.0);
+  if (tc.movetime_ms() > 0)
+    return absl::StrFormat("%g", tc.movetime_ms() / 1000.0);
   return "-";
 }
 
@@ -52,7 +53,8 @@ std::string MoveComment(const MoveRecord& m) {
   } else {
     score = absl::StrFormat("%+.2f", m.score_cp() / 100.0);
   }
-  return absl::StrFormat("{%s/%d %.3fs}", score, m.depth(), m.time_ms() / 1000.0);
+  return absl::StrFormat("{%s/%d %.3fs}", score, m.depth(),
+                         m.time_ms() / 1000.0);
 }
 
 // Appends movetext tokens, wrapping lines at 80 columns.
@@ -80,16 +82,21 @@ class Movetext {
 
 std::string ResultString(GameRecord::Result result) {
   switch (result) {
-    case GameRecord::WHITE_WINS: return "1-0";
-    case GameRecord::BLACK_WINS: return "0-1";
-    case GameRecord::DRAW: return "1/2-1/2";
-    default: return "*";
+    case GameRecord::WHITE_WINS:
+      return "1-0";
+    case GameRecord::BLACK_WINS:
+      return "0-1";
+    case GameRecord::DRAW:
+      return "1/2-1/2";
+    default:
+      return "*";
   }
 }
 
 std::string DescribeTimeControl(const TimeControl& tc) {
   if (tc.base_ms() > 0 || tc.increment_ms() > 0) return PgnTimeControl(tc);
-  if (tc.movetime_ms() > 0) return absl::StrCat("movetime ", tc.movetime_ms(), " ms");
+  if (tc.movetime_ms() > 0)
+    return absl::StrCat("movetime ", tc.movetime_ms(), " ms");
   if (tc.nodes() > 0) return absl::StrCat("nodes ", tc.nodes());
   if (tc.depth() > 0) return absl::StrCat("depth ", tc.depth());
   return "none";
@@ -99,7 +106,8 @@ std::string GameToPgn(const GameRecord& game, const MatchHeader& header) {
   const MatchConfig& config = header.config();
   std::string date = "????.??.??";
   if (game.end_time().size() >= 10) {
-    date = absl::StrCat(game.end_time().substr(0, 4), ".", game.end_time().substr(5, 2), ".",
+    date = absl::StrCat(game.end_time().substr(0, 4), ".",
+                        game.end_time().substr(5, 2), ".",
                         game.end_time().substr(8, 2));
   }
   const std::string result = ResultString(game.result());
@@ -123,7 +131,8 @@ std::string GameToPgn(const GameRecord& game, const MatchHeader& header) {
   tag("PlyCount", absl::StrCat(game.opening_moves_size() + game.moves_size()));
   const TimeControl* tc = &config.time_control();
   for (const PlayerConfig& p : config.players()) {
-    if (p.name() == game.white() && p.has_time_control()) tc = &p.time_control();
+    if (p.name() == game.white() && p.has_time_control())
+      tc = &p.time_control();
   }
   tag("TimeControl", PgnTimeControl(*tc));
   tag("Termination", PgnTermination(game.termination()));
@@ -134,7 +143,8 @@ std::string GameToPgn(const GameRecord& game, const MatchHeader& header) {
   Position pos = start_pos;
   auto add_move = [&](absl::string_view uci, const std::string& comment) {
     auto move = ParseUci(pos, uci);
-    if (!move.ok()) return false;  // cannot happen for arena logs; stop cleanly if it does
+    if (!move.ok())
+      return false;  // cannot happen for arena logs; stop cleanly if it does
     if (pos.side_to_move() == kWhite) {
       text.Add(absl::StrCat(pos.fullmove_number(), "."));
     }
@@ -144,7 +154,8 @@ std::string GameToPgn(const GameRecord& game, const MatchHeader& header) {
     return true;
   };
   bool ok = true;
-  if (pos.side_to_move() == kBlack && (game.opening_moves_size() + game.moves_size()) > 0) {
+  if (pos.side_to_move() == kBlack &&
+      (game.opening_moves_size() + game.moves_size()) > 0) {
     text.Add(absl::StrCat(pos.fullmove_number(), "..."));
   }
   for (const std::string& uci : game.opening_moves()) {

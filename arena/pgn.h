@@ -1,5 +1,6 @@
-// PGN export of recorded games: Seven Tag Roster, FEN/SetUp for non-standard starts,
-// TimeControl, Termination, PlyCount; SAN moves with "{score/depth time}" comments.
+// PGN export of recorded games: Seven Tag Roster, FEN/SetUp for non-standard
+// starts, TimeControl, Termination, PlyCount; SAN moves with "{score/depth
+// time}" comments.
 #ifndef ARENA_PGN_H_
 #define ARENA_PGN_H_
 
@@ -11,7 +12,8 @@ namespace chess {
 
 std::string GameToPgn(const GameRecord& game, const MatchHeader& header);
 std::string ResultString(GameRecord::Result result);
-// "10+0.1", "movetime 100 ms", "nodes 10000", "depth 8": for people, not for PGN.
+// "10+0.1", "movetime 100 ms", "nodes 10000", "depth 8": for people, not for
+// PGN.
 std::string DescribeTimeControl(const TimeControl& tc);
 
 }  // namespace chess

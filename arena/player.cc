@@ -34,7 +34,8 @@ absl::Status InProcessPlayer::NewGame() {
   return absl::OkStatus();
 }
 
-absl::StatusOr<MoveReply> InProcessPlayer::Go(const Game& game, const SearchLimits& limits,
+absl::StatusOr<MoveReply> InProcessPlayer::Go(const Game& game,
+                                              const SearchLimits& limits,
                                               int64_t /*timeout_ms*/) {
   const SearchInfo info = engine_.Search(game, limits);
   MoveReply reply;
@@ -85,7 +86,8 @@ std::string UciProcessPlayer::ExitDescription() {
   for (int i = 0; i < 100; ++i) {
     if (::waitpid(pid_, &status, WNOHANG) == pid_) {
       pid_ = -1;
-      if (WIFSIGNALED(status)) return absl::StrCat("killed by signal ", WTERMSIG(status));
+      if (WIFSIGNALED(status))
+        return absl::StrCat("killed by signal ", WTERMSIG(status));
       return absl::StrCat("exited with code ", WEXITSTATUS(status));
     }
     ::usleep(2000);
@@ -95,9 +97,11 @@ std::string UciProcessPlayer::ExitDescription() {
 
 absl::Status UciProcessPlayer::Start() {
   Kill();
-  if (config_.argv().empty()) return absl::InvalidArgumentError("external engine has no argv");
+  if (config_.argv().empty())
+    return absl::InvalidArgumentError("external engine has no argv");
   int in_pipe[2], out_pipe[2];
-  if (::pipe2(in_pipe, O_CLOEXEC) != 0) return absl::InternalError("pipe failed");
+  if (::pipe2(in_pipe, O_CLOEXEC) != 0)
+    return absl::InternalError("pipe failed");
   if (::pipe2(out_pipe, O_CLOEXEC) != 0) {
     ::close(in_pipe[0]);
     ::close(in_pipe[1]);
@@ -107,16 +111,19 @@ absl::Status UciProcessPlayer::Start() {
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, in_pipe[0], STDIN_FILENO);
   posix_spawn_file_actions_adddup2(&actions, out_pipe[1], STDOUT_FILENO);
-  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null",
+                                   O_WRONLY, 0);
   if (!config_.working_dir().empty()) {
-    posix_spawn_file_actions_addchdir_np(&actions, config_.working_dir().c_str());
+    posix_spawn_file_actions_addchdir_np(&actions,
+                                         config_.working_dir().c_str());
   }
   std::vector<std::string> args(config_.argv().begin(), config_.argv().end());
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   pid_t pid;
-  const int error = ::posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  const int error =
+      ::posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   ::close(in_pipe[0]);
   ::close(out_pipe[1]);
@@ -131,32 +138,40 @@ absl::Status UciProcessPlayer::Start() {
   from_engine_ = out_pipe[0];
 
   if (absl::Status s = Send("uci"); !s.ok()) return s;
-  if (absl::Status s = WaitFor("uciok", config_.startup_timeout_ms()); !s.ok()) {
+  if (absl::Status s = WaitFor("uciok", config_.startup_timeout_ms());
+      !s.ok()) {
     Kill();
-    return absl::UnavailableError(absl::StrCat("\"", args[0], "\" did not start: ", s.message()));
+    return absl::UnavailableError(
+        absl::StrCat("\"", args[0], "\" did not start: ", s.message()));
   }
   for (const auto& [name, value] : config_.options()) {
-    if (absl::Status s = Send(absl::StrCat("setoption name ", name, " value ", value)); !s.ok()) {
+    if (absl::Status s =
+            Send(absl::StrCat("setoption name ", name, " value ", value));
+        !s.ok()) {
       return s;
     }
   }
   if (absl::Status s = Send("isready"); !s.ok()) return s;
-  if (absl::Status s = WaitFor("readyok", config_.startup_timeout_ms()); !s.ok()) {
+  if (absl::Status s = WaitFor("readyok", config_.startup_timeout_ms());
+      !s.ok()) {
     Kill();
-    return absl::UnavailableError(absl::StrCat("\"", args[0], "\" not ready: ", s.message()));
+    return absl::UnavailableError(
+        absl::StrCat("\"", args[0], "\" not ready: ", s.message()));
   }
   return absl::OkStatus();
 }
 
 absl::Status UciProcessPlayer::Send(const std::string& line) {
-  if (to_engine_ < 0) return absl::UnavailableError("the engine is not running");
+  if (to_engine_ < 0)
+    return absl::UnavailableError("the engine is not running");
   std::string data = line + "\n";
   absl::string_view rest = data;
   while (!rest.empty()) {
     const ssize_t n = ::write(to_engine_, rest.data(), rest.size());
     if (n < 0) {
       if (errno == EINTR) continue;
-      return absl::UnavailableError(absl::StrCat("the engine ", ExitDescription()));
+      return absl::UnavailableError(
+          absl::StrCat("the engine ", ExitDescription()));
     }
     rest.remove_prefix(size_t(n));
   }
@@ -171,17 +186,22 @@ absl::StatusOr<std::string> UciProcessPlayer::ReadLine(int64_t deadline_ms) {
       if (!line.empty() && line.back() == '\r') line.pop_back();
       return line;
     }
-    if (from_engine_ < 0) return absl::UnavailableError("the engine is not running");
+    if (from_engine_ < 0)
+      return absl::UnavailableError("the engine is not running");
     const int64_t wait = deadline_ms > 0 ? deadline_ms - NowMs() : -1;
-    if (deadline_ms > 0 && wait <= 0) return absl::DeadlineExceededError("no answer in time");
+    if (deadline_ms > 0 && wait <= 0)
+      return absl::DeadlineExceededError("no answer in time");
     pollfd pfd{from_engine_, POLLIN, 0};
-    const int ready = ::poll(&pfd, 1, wait > 0 ? int(std::min<int64_t>(wait, 1 << 30)) : -1);
+    const int ready =
+        ::poll(&pfd, 1, wait > 0 ? int(std::min<int64_t>(wait, 1 << 30)) : -1);
     if (ready < 0 && errno == EINTR) continue;
     if (ready == 0) return absl::DeadlineExceededError("no answer in time");
     char chunk[4096];
     const ssize_t n = ::read(from_engine_, chunk, sizeof chunk);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return absl::UnavailableError(absl::StrCat("the engine ", ExitDescription()));
+    if (n <= 0)
+      return absl::UnavailableError(
+          absl::StrCat("the engine ", ExitDescription()));
     buffer_.append(chunk, size_t(n));
     if (buffer_.size() > (1 << 20) && buffer_.find('\n') == std::string::npos) {
       return absl::UnavailableError("the engine wrote a line over 1 MiB");
@@ -189,13 +209,15 @@ absl::StatusOr<std::string> UciProcessPlayer::ReadLine(int64_t deadline_ms) {
   }
 }
 
-absl::Status UciProcessPlayer::WaitFor(const std::string& token, int64_t timeout_ms) {
+absl::Status UciProcessPlayer::WaitFor(const std::string& token,
+                                       int64_t timeout_ms) {
   const int64_t deadline = NowMs() + timeout_ms;
   while (true) {
     absl::StatusOr<std::string> line = ReadLine(deadline);
     if (!line.ok()) {
       return absl::Status(line.status().code(),
-                          absl::StrCat("waiting for \"", token, "\": ", line.status().message()));
+                          absl::StrCat("waiting for \"", token,
+                                       "\": ", line.status().message()));
     }
     if (absl::StripAsciiWhitespace(*line) == token) return absl::OkStatus();
   }
@@ -218,7 +240,8 @@ absl::Status UciProcessPlayer::NewGame() {
 namespace {
 
 void ParseInfo(absl::string_view line, MoveReply* reply) {
-  std::vector<absl::string_view> w = absl::StrSplit(line, ' ', absl::SkipEmpty());
+  std::vector<absl::string_view> w =
+      absl::StrSplit(line, ' ', absl::SkipEmpty());
   for (size_t i = 1; i + 1 < w.size(); ++i) {
     if (w[i] == "pv" || w[i] == "string") return;
     int64_t v;
@@ -242,21 +265,25 @@ void ParseInfo(absl::string_view line, MoveReply* reply) {
 
 }  // namespace
 
-absl::StatusOr<MoveReply> UciProcessPlayer::Go(const Game& game, const SearchLimits& limits,
+absl::StatusOr<MoveReply> UciProcessPlayer::Go(const Game& game,
+                                               const SearchLimits& limits,
                                                int64_t timeout_ms) {
   std::string position = absl::StrCat("position fen ", game.start().ToFen());
   if (!game.moves().empty()) {
-    absl::StrAppend(&position, " moves ",
-                    absl::StrJoin(game.moves(), " ",
-                                  [](std::string* out, Move m) { out->append(ToUci(m)); }));
+    absl::StrAppend(
+        &position, " moves ",
+        absl::StrJoin(game.moves(), " ",
+                      [](std::string* out, Move m) { out->append(ToUci(m)); }));
   }
   std::string go = "go";
   if (limits.depth > 0) absl::StrAppend(&go, " depth ", limits.depth);
   if (limits.nodes > 0) absl::StrAppend(&go, " nodes ", limits.nodes);
-  if (limits.movetime_ms > 0) absl::StrAppend(&go, " movetime ", limits.movetime_ms);
+  if (limits.movetime_ms > 0)
+    absl::StrAppend(&go, " movetime ", limits.movetime_ms);
   if (limits.time_left_ms[kWhite] >= 0) {
     absl::StrAppend(&go, " wtime ", limits.time_left_ms[kWhite], " btime ",
-                    limits.time_left_ms[kBlack], " winc ", limits.increment_ms[kWhite], " binc ",
+                    limits.time_left_ms[kBlack], " winc ",
+                    limits.increment_ms[kWhite], " binc ",
                     limits.increment_ms[kBlack]);
   }
   if (absl::Status s = Send(position); !s.ok()) return s;
@@ -266,13 +293,15 @@ absl::StatusOr<MoveReply> UciProcessPlayer::Go(const Game& game, const SearchLim
   while (true) {
     absl::StatusOr<std::string> line = ReadLine(deadline);
     if (!line.ok()) {
-      if (absl::IsDeadlineExceeded(line.status())) Kill();  // hung: restart next game
+      if (absl::IsDeadlineExceeded(line.status()))
+        Kill();  // hung: restart next game
       return line.status();
     }
     if (absl::StartsWith(*line, "info ")) {
       ParseInfo(*line, &reply);
     } else if (absl::StartsWith(*line, "bestmove")) {
-      std::vector<absl::string_view> words = absl::StrSplit(*line, ' ', absl::SkipEmpty());
+      std::vector<absl::string_view> words =
+          absl::StrSplit(*line, ' ', absl::SkipEmpty());
       reply.move = words.size() > 1 ? std::string(words[1]) : "";
       return reply;
     }

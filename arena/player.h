@@ -1,5 +1,5 @@
-// A player of arena games: our engine in process, or any UCI program as a child process.
-// The arena referees; a player only proposes moves.
+// A player of arena games: our engine in process, or any UCI program as a child
+// process. The arena referees; a player only proposes moves.
 #ifndef ARENA_PLAYER_H_
 #define ARENA_PLAYER_H_
 
@@ -29,12 +29,13 @@ struct MoveReply {
 class Player {
  public:
   virtual ~Player() = default;
-  // Prepares for a new game (forgets the last one); restarts a player that died.
-  // Unavailable: the player could not be started.
+  // Prepares for a new game (forgets the last one); restarts a player that
+  // died. Unavailable: the player could not be started.
   virtual absl::Status NewGame() = 0;
-  // Asks for a move. `timeout_ms` > 0 bounds the wait. Errors: DeadlineExceeded (no
-  // answer in time), Unavailable (the player died or wrote nothing usable).
-  virtual absl::StatusOr<MoveReply> Go(const Game& game, const SearchLimits& limits,
+  // Asks for a move. `timeout_ms` > 0 bounds the wait. Errors: DeadlineExceeded
+  // (no answer in time), Unavailable (the player died or wrote nothing usable).
+  virtual absl::StatusOr<MoveReply> Go(const Game& game,
+                                       const SearchLimits& limits,
                                        int64_t timeout_ms) = 0;
 };
 
@@ -50,7 +51,8 @@ class InProcessPlayer : public Player {
   Engine engine_;
 };
 
-// A UCI program started from an argv (no shell), spoken to through pipes with timeouts.
+// A UCI program started from an argv (no shell), spoken to through pipes with
+// timeouts.
 class UciProcessPlayer : public Player {
  public:
   explicit UciProcessPlayer(const ExternalEngine& config) : config_(config) {}
@@ -63,8 +65,8 @@ class UciProcessPlayer : public Player {
   absl::Status Start();
   void Kill();
   absl::Status Send(const std::string& line);
-  // The next line, waiting until `deadline_ms` (steady clock); DeadlineExceeded or
-  // Unavailable (end of output) otherwise.
+  // The next line, waiting until `deadline_ms` (steady clock); DeadlineExceeded
+  // or Unavailable (end of output) otherwise.
   absl::StatusOr<std::string> ReadLine(int64_t deadline_ms);
   absl::Status WaitFor(const std::string& token, int64_t timeout_ms);
   std::string ExitDescription();

@@ -38,7 +38,8 @@ void StoreLe32(uint32_t v, char* p) {
 }
 
 absl::Status ErrnoError(absl::string_view what, const std::string& path) {
-  return absl::InternalError(absl::StrCat(path, ": ", what, ": ", std::strerror(errno)));
+  return absl::InternalError(
+      absl::StrCat(path, ": ", what, ": ", std::strerror(errno)));
 }
 
 absl::Status WriteAll(int fd, absl::string_view data, const std::string& path) {
@@ -64,7 +65,8 @@ uint32_t Crc32c(absl::string_view data) {
 absl::StatusOr<RecordFile> ReadRecordFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    if (errno == ENOENT) return absl::NotFoundError(absl::StrCat(path, ": no such file"));
+    if (errno == ENOENT)
+      return absl::NotFoundError(absl::StrCat(path, ": no such file"));
     return ErrnoError("cannot open", path);
   }
   std::stringstream buffer;
@@ -72,11 +74,13 @@ absl::StatusOr<RecordFile> ReadRecordFile(const std::string& path) {
   const std::string data = buffer.str();
   RecordFile file;
   file.file_bytes = data.size();
-  if (data.size() < kMagic.size() && absl::string_view(kMagic).substr(0, data.size()) == data) {
+  if (data.size() < kMagic.size() &&
+      absl::string_view(kMagic).substr(0, data.size()) == data) {
     return file;  // torn while writing the magic: empty
   }
   if (absl::string_view(data).substr(0, kMagic.size()) != kMagic) {
-    return absl::InvalidArgumentError(absl::StrCat(path, ": not a match log (bad magic)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": not a match log (bad magic)"));
   }
   size_t at = kMagic.size();
   file.valid_bytes = at;
@@ -94,7 +98,8 @@ absl::StatusOr<RecordFile> ReadRecordFile(const std::string& path) {
 }
 
 absl::StatusOr<RecordWriter> RecordWriter::Create(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  const int fd =
+      ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return ErrnoError("cannot create", path);
   RecordWriter writer(fd, path);
   if (absl::Status s = WriteAll(fd, kMagic, path); !s.ok()) return s;
@@ -102,13 +107,16 @@ absl::StatusOr<RecordWriter> RecordWriter::Create(const std::string& path) {
   return writer;
 }
 
-absl::StatusOr<RecordWriter> RecordWriter::Append(const std::string& path, uint64_t valid_bytes) {
+absl::StatusOr<RecordWriter> RecordWriter::Append(const std::string& path,
+                                                  uint64_t valid_bytes) {
   if (valid_bytes < kMagic.size()) return Create(path);
   const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
   if (fd < 0) return ErrnoError("cannot open", path);
   RecordWriter writer(fd, path);
-  if (::ftruncate(fd, off_t(valid_bytes)) != 0) return ErrnoError("cannot cut torn tail", path);
-  if (::lseek(fd, off_t(valid_bytes), SEEK_SET) < 0) return ErrnoError("seek failed", path);
+  if (::ftruncate(fd, off_t(valid_bytes)) != 0)
+    return ErrnoError("cannot cut torn tail", path);
+  if (::lseek(fd, off_t(valid_bytes), SEEK_SET) < 0)
+    return ErrnoError("seek failed", path);
   return writer;
 }
 

@@ -1,7 +1,8 @@
-// An append-only file of framed records: a magic line, then per record a little-endian
-// u32 length, a u32 CRC-32C of the payload, and the payload. A record counts only once it
-// is complete and its checksum matches, so a file cut short by a crash (a torn tail) is
-// detected and cut back to its last whole record.
+// An append-only file of framed records: a magic line, then per record a
+// little-endian u32 length, a u32 CRC-32C of the payload, and the payload. A
+// record counts only once it is complete and its checksum matches, so a file
+// cut short by a crash (a torn tail) is detected and cut back to its last whole
+// record.
 #ifndef ARENA_RECORD_IO_H_
 #define ARENA_RECORD_IO_H_
 
@@ -23,16 +24,17 @@ struct RecordFile {
   uint64_t file_bytes = 0;   // > valid_bytes when the tail is torn
 };
 
-// Reads every whole record. A missing file is NotFound; a file that is not a record
-// file is InvalidArgument.
+// Reads every whole record. A missing file is NotFound; a file that is not a
+// record file is InvalidArgument.
 absl::StatusOr<RecordFile> ReadRecordFile(const std::string& path);
 
 class RecordWriter {
  public:
-  // Creates the file, or opens an existing one and cuts it to `valid_bytes` (from
-  // ReadRecordFile) so that new records follow the last whole one.
+  // Creates the file, or opens an existing one and cuts it to `valid_bytes`
+  // (from ReadRecordFile) so that new records follow the last whole one.
   static absl::StatusOr<RecordWriter> Create(const std::string& path);
-  static absl::StatusOr<RecordWriter> Append(const std::string& path, uint64_t valid_bytes);
+  static absl::StatusOr<RecordWriter> Append(const std::string& path,
+                                             uint64_t valid_bytes);
   RecordWriter(RecordWriter&& other) noexcept;
   RecordWriter& operator=(RecordWriter&& other) noexcept;
   ~RecordWriter();

@@ -54,7 +54,8 @@ TEST(RecordIoTest, TornTailIsDetectedAndCut) {
   }
   auto whole = ReadRecordFile(path);
   // Every possible cut inside the last record leaves exactly the first.
-  for (uint64_t cut = whole->file_bytes - 1; cut > whole->file_bytes - 11; --cut) {
+  for (uint64_t cut = whole->file_bytes - 1; cut > whole->file_bytes - 11;
+       --cut) {
     ASSERT_EQ(::truncate(path.c_str(), off_t(cut)), 0);
     auto file = ReadRecordFile(path);
     ASSERT_TRUE(file.ok());

@@ -8,33 +8,43 @@
 namespace chess {
 namespace {
 
-bool HasClock(const TimeControl& tc) { return tc.base_ms() > 0 || tc.increment_ms() > 0; }
+bool HasClock(const TimeControl& tc) {
+  return tc.base_ms() > 0 || tc.increment_ms() > 0;
+}
 
 // Tracks the score conditions for adjudication over consecutive moves.
 class Adjudicator {
  public:
   explicit Adjudicator(const Adjudication& config) : config_(config) {}
 
-  // `white_view_cp` is the mover's score turned to White's view; `full_move` the number of
-  // the move just played. Returns the adjudicated result, or kOngoing.
-  GameRecord::Result Update(bool has_score, int mover_mate, int white_view_cp, int full_move) {
+  // `white_view_cp` is the mover's score turned to White's view; `full_move`
+  // the number of the move just played. Returns the adjudicated result, or
+  // kOngoing.
+  GameRecord::Result Update(bool has_score, int mover_mate, int white_view_cp,
+                            int full_move) {
     if (!has_score) {
       resign_run_ = draw_run_ = 0;
       return GameRecord::UNFINISHED;
     }
-    const int cp = mover_mate != 0 ? (white_view_cp > 0 ? 100000 : -100000) : white_view_cp;
+    const int cp = mover_mate != 0 ? (white_view_cp > 0 ? 100000 : -100000)
+                                   : white_view_cp;
     if (config_.resign_score_cp() > 0) {
-      const int side = cp >= config_.resign_score_cp() ? 1 : cp <= -config_.resign_score_cp() ? -1 : 0;
-      resign_run_ = side != 0 && side == resign_side_ ? resign_run_ + 1 : (side != 0 ? 1 : 0);
+      const int side = cp >= config_.resign_score_cp()    ? 1
+                       : cp <= -config_.resign_score_cp() ? -1
+                                                          : 0;
+      resign_run_ = side != 0 && side == resign_side_ ? resign_run_ + 1
+                                                      : (side != 0 ? 1 : 0);
       resign_side_ = side;
       if (resign_run_ >= 2 * config_.resign_moves()) {
         return side > 0 ? GameRecord::WHITE_WINS : GameRecord::BLACK_WINS;
       }
     }
     if (config_.draw_moves() > 0) {
-      const bool quiet = mover_mate == 0 && std::abs(cp) <= config_.draw_score_cp();
+      const bool quiet =
+          mover_mate == 0 && std::abs(cp) <= config_.draw_score_cp();
       draw_run_ = quiet ? draw_run_ + 1 : 0;
-      if (full_move >= config_.draw_move_number() && draw_run_ >= 2 * config_.draw_moves()) {
+      if (full_move >= config_.draw_move_number() &&
+          draw_run_ >= 2 * config_.draw_moves()) {
         return GameRecord::DRAW;
       }
     }
@@ -48,17 +58,23 @@ class Adjudicator {
 
 GameRecord::Termination FromRules(Termination t) {
   switch (t) {
-    case Termination::kCheckmate: return GameRecord::CHECKMATE;
-    case Termination::kStalemate: return GameRecord::STALEMATE;
-    case Termination::kThreefoldRepetition: return GameRecord::THREEFOLD_REPETITION;
-    case Termination::kFiftyMoveRule: return GameRecord::FIFTY_MOVE_RULE;
-    case Termination::kInsufficientMaterial: return GameRecord::INSUFFICIENT_MATERIAL;
-    default: return GameRecord::NONE;
+    case Termination::kCheckmate:
+      return GameRecord::CHECKMATE;
+    case Termination::kStalemate:
+      return GameRecord::STALEMATE;
+    case Termination::kThreefoldRepetition:
+      return GameRecord::THREEFOLD_REPETITION;
+    case Termination::kFiftyMoveRule:
+      return GameRecord::FIFTY_MOVE_RULE;
+    case Termination::kInsufficientMaterial:
+      return GameRecord::INSUFFICIENT_MATERIAL;
+    default:
+      return GameRecord::NONE;
   }
 }
 
-void Finish(GameRecord* record, GameRecord::Result result, GameRecord::Termination termination,
-            std::string reason) {
+void Finish(GameRecord* record, GameRecord::Result result,
+            GameRecord::Termination termination, std::string reason) {
   record->set_result(result);
   record->set_termination(termination);
   record->set_reason(std::move(reason));
@@ -66,8 +82,8 @@ void Finish(GameRecord* record, GameRecord::Result result, GameRecord::Terminati
 
 }  // namespace
 
-void PlayGame(const Opening& opening, Seat white, Seat black, const Adjudication& adjudication,
-              GameRecord* record) {
+void PlayGame(const Opening& opening, Seat white, Seat black,
+              const Adjudication& adjudication, GameRecord* record) {
   record->set_white(white.name);
   record->set_black(black.name);
   record->set_book_fen(opening.start.ToFen());
@@ -78,21 +94,26 @@ void PlayGame(const Opening& opening, Seat white, Seat black, const Adjudication
   Seat* seats[2] = {&white, &black};
   for (Color c : {kWhite, kBlack}) {
     if (absl::Status s = seats[c]->player->NewGame(); !s.ok()) {
-      Finish(record, c == kWhite ? GameRecord::BLACK_WINS : GameRecord::WHITE_WINS,
-             GameRecord::ENGINE_START_FAILURE, absl::StrCat(seats[c]->name, ": ", s.message()));
+      Finish(record,
+             c == kWhite ? GameRecord::BLACK_WINS : GameRecord::WHITE_WINS,
+             GameRecord::ENGINE_START_FAILURE,
+             absl::StrCat(seats[c]->name, ": ", s.message()));
       return;
     }
   }
-  int64_t clock_ms[2] = {white.time_control.base_ms(), black.time_control.base_ms()};
+  int64_t clock_ms[2] = {white.time_control.base_ms(),
+                         black.time_control.base_ms()};
   Adjudicator adjudicator(adjudication);
   const int start_ply = int(opening.moves.size());
 
   while (true) {
     const Position& pos = game.position();
-    if (const Outcome outcome = game.GetOutcome(); outcome.result != GameResult::kOngoing) {
-      const auto result = outcome.result == GameResult::kWhiteWins   ? GameRecord::WHITE_WINS
-                          : outcome.result == GameResult::kBlackWins ? GameRecord::BLACK_WINS
-                                                                     : GameRecord::DRAW;
+    if (const Outcome outcome = game.GetOutcome();
+        outcome.result != GameResult::kOngoing) {
+      const auto result =
+          outcome.result == GameResult::kWhiteWins   ? GameRecord::WHITE_WINS
+          : outcome.result == GameResult::kBlackWins ? GameRecord::BLACK_WINS
+                                                     : GameRecord::DRAW;
       Finish(record, result, FromRules(outcome.termination), "");
       return;
     }
@@ -104,7 +125,8 @@ void PlayGame(const Opening& opening, Seat white, Seat black, const Adjudication
     const Color us = pos.side_to_move();
     Seat& seat = *seats[us];
     const TimeControl& tc = seat.time_control;
-    const auto loses = us == kWhite ? GameRecord::BLACK_WINS : GameRecord::WHITE_WINS;
+    const auto loses =
+        us == kWhite ? GameRecord::BLACK_WINS : GameRecord::WHITE_WINS;
 
     SearchLimits limits;
     limits.depth = tc.depth();
@@ -112,7 +134,8 @@ void PlayGame(const Opening& opening, Seat white, Seat black, const Adjudication
     limits.movetime_ms = tc.movetime_ms();
     int64_t timeout_ms = seat.external ? seat.move_timeout_ms : 0;
     if (HasClock(tc)) {
-      // Each player sees its own clock and its opponent's, as a GUI would send them.
+      // Each player sees its own clock and its opponent's, as a GUI would send
+      // them.
       for (Color c : {kWhite, kBlack}) {
         limits.time_left_ms[c] = clock_ms[c];
         limits.increment_ms[c] = seats[c]->time_control.increment_ms();
@@ -128,7 +151,8 @@ void PlayGame(const Opening& opening, Seat white, Seat black, const Adjudication
     if (!reply.ok()) {
       const bool timed_out = absl::IsDeadlineExceeded(reply.status());
       Finish(record, loses,
-             timed_out ? (HasClock(tc) ? GameRecord::TIME_FORFEIT : GameRecord::ENGINE_TIMEOUT)
+             timed_out ? (HasClock(tc) ? GameRecord::TIME_FORFEIT
+                                       : GameRecord::ENGINE_TIMEOUT)
                        : GameRecord::ENGINE_CRASH,
              absl::StrCat(seat.name, ": ", reply.status().message()));
       return;
@@ -136,7 +160,8 @@ void PlayGame(const Opening& opening, Seat white, Seat black, const Adjudication
     if (HasClock(tc)) {
       if (used_ms > clock_ms[us] + tc.margin_ms()) {
         Finish(record, loses, GameRecord::TIME_FORFEIT,
-               absl::StrCat(seat.name, " used ", used_ms, " ms with ", clock_ms[us], " ms left"));
+               absl::StrCat(seat.name, " used ", used_ms, " ms with ",
+                            clock_ms[us], " ms left"));
         return;
       }
       clock_ms[us] += tc.increment_ms() - used_ms;
@@ -145,13 +170,17 @@ void PlayGame(const Opening& opening, Seat white, Seat black, const Adjudication
     absl::StatusOr<Move> move = ParseUci(pos, reply->move);
     if (!move.ok()) {
       Finish(record, loses, GameRecord::ILLEGAL_MOVE,
-             absl::StrCat(seat.name, " played \"", reply->move, "\" in ", pos.ToFen()));
+             absl::StrCat(seat.name, " played \"", reply->move, "\" in ",
+                          pos.ToFen()));
       return;
     }
     MoveRecord* m = record->add_moves();
     m->set_uci(reply->move);
     if (reply->has_score) {
-      if (reply->mate != 0) m->set_mate(reply->mate); else m->set_score_cp(reply->score_cp);
+      if (reply->mate != 0)
+        m->set_mate(reply->mate);
+      else
+        m->set_score_cp(reply->score_cp);
     }
     m->set_depth(reply->depth);
     m->set_seldepth(reply->seldepth);
@@ -160,11 +189,13 @@ void PlayGame(const Opening& opening, Seat white, Seat black, const Adjudication
     const int full_move = pos.fullmove_number();
     game.Play(*move);  // `pos` now refers to the new position
 
-    const int white_view = (us == kWhite ? 1 : -1) *
-                           (reply->mate != 0 ? (reply->mate > 0 ? 1 : -1) : reply->score_cp);
+    const int white_view =
+        (us == kWhite ? 1 : -1) *
+        (reply->mate != 0 ? (reply->mate > 0 ? 1 : -1) : reply->score_cp);
     const GameRecord::Result adjudicated = adjudicator.Update(
         reply->has_score, reply->mate, white_view, full_move);
-    if (adjudicated != GameRecord::UNFINISHED && game.GetOutcome().result == GameResult::kOngoing) {
+    if (adjudicated != GameRecord::UNFINISHED &&
+        game.GetOutcome().result == GameResult::kOngoing) {
       Finish(record, adjudicated,
              adjudicated == GameRecord::DRAW ? GameRecord::ADJUDICATED_DRAW
                                              : GameRecord::ADJUDICATED_RESIGN,

@@ -1,5 +1,6 @@
-// Plays one game between two players and records it: the arena, not the engines, decides
-// legality, the end of the game (rules and adjudication) and time forfeits.
+// Plays one game between two players and records it: the arena, not the
+// engines, decides legality, the end of the game (rules and adjudication) and
+// time forfeits.
 #ifndef ARENA_REFEREE_H_
 #define ARENA_REFEREE_H_
 
@@ -21,10 +22,10 @@ struct Seat {
   int64_t move_timeout_ms = 0;
 };
 
-// Plays from `opening` to the end. `record` arrives with its schedule fields set; the
-// players, moves, result and termination are filled in.
-void PlayGame(const Opening& opening, Seat white, Seat black, const Adjudication& adjudication,
-              GameRecord* record);
+// Plays from `opening` to the end. `record` arrives with its schedule fields
+// set; the players, moves, result and termination are filled in.
+void PlayGame(const Opening& opening, Seat white, Seat black,
+              const Adjudication& adjudication, GameRecord* record);
 
 }  // namespace chess
 

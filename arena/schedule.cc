@@ -34,21 +34,24 @@ int RoundsPerPairing(const MatchConfig& config) {
   return config.rounds() > 0 ? config.rounds() : (config.games() + 1) / 2;
 }
 
-std::vector<ScheduledGame> MakeSchedule(const MatchConfig& config, int num_openings) {
+std::vector<ScheduledGame> MakeSchedule(const MatchConfig& config,
+                                        int num_openings) {
   std::vector<int> order(std::max(num_openings, 1));
   std::iota(order.begin(), order.end(), 0);
   if (config.openings().order() == Openings::SHUFFLED) {
-    // std::shuffle's algorithm is implementation-defined; Fisher-Yates on our own mixer
-    // keeps schedules identical across standard libraries.
+    // std::shuffle's algorithm is implementation-defined; Fisher-Yates on our
+    // own mixer keeps schedules identical across standard libraries.
     for (size_t i = order.size() - 1; i > 0; --i) {
-      std::swap(order[i], order[Mix64(config.seed() ^ (i * 0x100000001B3ull)) % (i + 1)]);
+      std::swap(order[i],
+                order[Mix64(config.seed() ^ (i * 0x100000001B3ull)) % (i + 1)]);
     }
   }
   const auto pairings = Pairings(config);
   std::vector<ScheduledGame> schedule;
   const int rounds = RoundsPerPairing(config);
   for (int round = 0; round < rounds; ++round) {
-    const int opening = order[(config.openings().start_index() + round) % order.size()];
+    const int opening =
+        order[(config.openings().start_index() + round) % order.size()];
     for (size_t p = 0; p < pairings.size(); ++p) {
       for (int swap = 0; swap < 2; ++swap) {
         ScheduledGame g;
@@ -58,7 +61,8 @@ std::vector<ScheduledGame> MakeSchedule(const MatchConfig& config, int num_openi
         g.white = swap ? pairings[p].second : pairings[p].first;
         g.black = swap ? pairings[p].first : pairings[p].second;
         g.opening = opening;
-        g.seed = Mix64(config.seed() * 0x9E3779B97F4A7C15ull + uint64_t(g.index));
+        g.seed =
+            Mix64(config.seed() * 0x9E3779B97F4A7C15ull + uint64_t(g.index));
         schedule.push_back(g);
       }
     }

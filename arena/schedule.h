@@ -1,5 +1,5 @@
-// The game schedule: a pure function of the match config, so that a match can be resumed
-// and replayed exactly.
+// The game schedule: a pure function of the match config, so that a match can
+// be resumed and replayed exactly.
 #ifndef ARENA_SCHEDULE_H_
 #define ARENA_SCHEDULE_H_
 
@@ -13,8 +13,8 @@ namespace chess {
 
 struct ScheduledGame {
   int index = 0;
-  int round = 0;    // game pair number within its pairing
-  int pairing = 0;  // index into Pairings()
+  int round = 0;             // game pair number within its pairing
+  int pairing = 0;           // index into Pairings()
   int white = 0, black = 0;  // player indices
   int opening = 0;           // index into the book
   uint64_t seed = 0;
@@ -23,9 +23,10 @@ struct ScheduledGame {
 // Player index pairs; results are reported from the first one's side.
 std::vector<std::pair<int, int>> Pairings(const MatchConfig& config);
 int RoundsPerPairing(const MatchConfig& config);
-// Every round plays each pairing once, as a game pair from one opening with colours
-// swapped; all pairings of a round share the opening.
-std::vector<ScheduledGame> MakeSchedule(const MatchConfig& config, int num_openings);
+// Every round plays each pairing once, as a game pair from one opening with
+// colours swapped; all pairings of a round share the opening.
+std::vector<ScheduledGame> MakeSchedule(const MatchConfig& config,
+                                        int num_openings);
 
 uint64_t Mix64(uint64_t x);
 

@@ -41,33 +41,40 @@ double Variance(const std::vector<double>& x, const std::vector<double>& p) {
   return v;
 }
 
-// Root of a function increasing... or decreasing on (lo, hi), by bisection: slow but
-// unconditionally convergent, and the LLR is computed once per game.
+// Root of a function increasing... or decreasing on (lo, hi), by bisection:
+// slow but unconditionally convergent, and the LLR is computed once per game.
 template <typename F>
 double Bisect(F f, double lo, double hi) {
   const bool increasing = f(lo + (hi - lo) * 1e-9) < f(hi - (hi - lo) * 1e-9);
   for (int i = 0; i < 200; ++i) {
     const double mid = (lo + hi) / 2;
-    if ((f(mid) < 0) == increasing) lo = mid; else hi = mid;
+    if ((f(mid) < 0) == increasing)
+      lo = mid;
+    else
+      hi = mid;
   }
   return (lo + hi) / 2;
 }
 
-// The distribution closest (maximum likelihood) to the empirical one among those where
-// sum_i p_i * phi_i = 0: p_i = phat_i / (1 + theta * phi_i) (Van den Bergh, prop. 1.1).
-std::vector<double> ConstrainedMle(const Distribution& d, const std::vector<double>& phi) {
+// The distribution closest (maximum likelihood) to the empirical one among
+// those where sum_i p_i * phi_i = 0: p_i = phat_i / (1 + theta * phi_i) (Van
+// den Bergh, prop. 1.1).
+std::vector<double> ConstrainedMle(const Distribution& d,
+                                   const std::vector<double>& phi) {
   const double lo_phi = *std::min_element(phi.begin(), phi.end());
   const double hi_phi = *std::max_element(phi.begin(), phi.end());
   const double eps = 1e-12;
   const double theta = Bisect(
       [&](double theta) {
         double sum = 0;
-        for (size_t i = 0; i < phi.size(); ++i) sum += d.prob[i] * phi[i] / (1 + theta * phi[i]);
+        for (size_t i = 0; i < phi.size(); ++i)
+          sum += d.prob[i] * phi[i] / (1 + theta * phi[i]);
         return sum;
       },
       -1 / hi_phi + eps, -1 / lo_phi - eps);
   std::vector<double> p(phi.size());
-  for (size_t i = 0; i < phi.size(); ++i) p[i] = d.prob[i] / (1 + theta * phi[i]);
+  for (size_t i = 0; i < phi.size(); ++i)
+    p[i] = d.prob[i] / (1 + theta * phi[i]);
   return p;
 }
 
@@ -78,8 +85,9 @@ std::vector<double> MleForScore(const Distribution& d, double s) {
   return ConstrainedMle(d, phi);
 }
 
-// MLE with normalized score (mu - 0.5) / sigma = t (section 4.1): a fixed point, as the
-// constraint involves the unknown distribution's own mean and deviation.
+// MLE with normalized score (mu - 0.5) / sigma = t (section 4.1): a fixed
+// point, as the constraint involves the unknown distribution's own mean and
+// deviation.
 std::vector<double> MleForNormalized(const Distribution& d, double t) {
   std::vector<double> p(d.score.size(), 1.0 / d.score.size());
   for (int iteration = 0; iteration < 1000; ++iteration) {
@@ -92,16 +100,19 @@ std::vector<double> MleForNormalized(const Distribution& d, double t) {
     }
     std::vector<double> next = ConstrainedMle(d, phi);
     double change = 0;
-    for (size_t i = 0; i < p.size(); ++i) change = std::max(change, std::abs(next[i] - p[i]));
+    for (size_t i = 0; i < p.size(); ++i)
+      change = std::max(change, std::abs(next[i] - p[i]));
     p = next;
     if (change < 1e-9) break;
   }
   return p;
 }
 
-double Llr(const Distribution& d, const std::vector<double>& p0, const std::vector<double>& p1) {
+double Llr(const Distribution& d, const std::vector<double>& p0,
+           const std::vector<double>& p1) {
   double sum = 0;
-  for (size_t i = 0; i < p0.size(); ++i) sum += d.prob[i] * (std::log(p1[i]) - std::log(p0[i]));
+  for (size_t i = 0; i < p0.size(); ++i)
+    sum += d.prob[i] * (std::log(p1[i]) - std::log(p0[i]));
   return d.n * sum;
 }
 
@@ -109,11 +120,14 @@ template <size_t N>
 double LlrFor(const SprtParams& sprt, const std::array<int, N>& counts) {
   const Distribution d = Empirical(counts, /*regularize=*/true);
   if (sprt.model == SprtModel::kLogistic) {
-    return Llr(d, MleForScore(d, EloToScore(sprt.elo0)), MleForScore(d, EloToScore(sprt.elo1)));
+    return Llr(d, MleForScore(d, EloToScore(sprt.elo0)),
+               MleForScore(d, EloToScore(sprt.elo1)));
   }
-  // A pair's score has sqrt(2) times a game's deviation at the same normalized Elo.
+  // A pair's score has sqrt(2) times a game's deviation at the same normalized
+  // Elo.
   const double scale = (N == 5 ? std::sqrt(2.0) : 1.0) / kNeloScale;
-  return Llr(d, MleForNormalized(d, sprt.elo0 * scale), MleForNormalized(d, sprt.elo1 * scale));
+  return Llr(d, MleForNormalized(d, sprt.elo0 * scale),
+             MleForNormalized(d, sprt.elo1 * scale));
 }
 
 template <size_t N>
@@ -125,14 +139,16 @@ EloEstimate Estimate(const std::array<int, N>& counts) {
   e.score = Mean(d.score, d.prob);
   const double variance = Variance(d.score, d.prob);
   const double stderr_mean = std::sqrt(variance / d.n);
-  const double lo = e.score - kZ95 * stderr_mean, hi = e.score + kZ95 * stderr_mean;
+  const double lo = e.score - kZ95 * stderr_mean,
+               hi = e.score + kZ95 * stderr_mean;
   e.elo = ScoreToElo(e.score);
   e.elo_error = (ScoreToElo(hi) - ScoreToElo(lo)) / 2;
   const double sigma = std::sqrt(per_game_pairs * variance);
   if (sigma > 0) {
     e.nelo = (e.score - 0.5) / sigma * kNeloScale;
     e.nelo_error = kZ95 * stderr_mean / sigma * kNeloScale;
-    e.los = 0.5 * (1 + std::erf((e.score - 0.5) / (std::sqrt(2.0) * stderr_mean)));
+    e.los =
+        0.5 * (1 + std::erf((e.score - 0.5) / (std::sqrt(2.0) * stderr_mean)));
   } else {
     e.los = e.score > 0.5 ? 1 : e.score < 0.5 ? 0 : 0.5;
   }
@@ -161,7 +177,9 @@ double SprtLlr(const SprtParams& sprt, const Trinomial& t) {
   return LlrFor(sprt, std::array<int, 3>{t.losses, t.draws, t.wins});
 }
 
-double SprtLlr(const SprtParams& sprt, const Pentanomial& p) { return LlrFor(sprt, p.counts()); }
+double SprtLlr(const SprtParams& sprt, const Pentanomial& p) {
+  return LlrFor(sprt, p.counts());
+}
 
 SprtDecision SprtDecide(const SprtParams& sprt, double llr) {
   if (llr >= sprt.upper_bound()) return SprtDecision::kAcceptH1;

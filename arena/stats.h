@@ -1,6 +1,7 @@
-// Match statistics as engine testers use them: Elo from game results (trinomial) and from
-// game pairs (pentanomial), normalized Elo, likelihood of superiority, and the generalized
-// SPRT of Van den Bergh ("Comments on Normalized Elo"), as fishtest and fastchess do.
+// Match statistics as engine testers use them: Elo from game results
+// (trinomial) and from game pairs (pentanomial), normalized Elo, likelihood of
+// superiority, and the generalized SPRT of Van den Bergh ("Comments on
+// Normalized Elo"), as fishtest and fastchess do.
 #ifndef ARENA_STATS_H_
 #define ARENA_STATS_H_
 
@@ -15,8 +16,8 @@ struct Trinomial {
   int games() const { return wins + draws + losses; }
 };
 
-// Game pairs (same opening, colours swapped) by their total score from one player's point
-// of view: 0, 0.5, 1 (a win and a loss, or two draws), 1.5, 2.
+// Game pairs (same opening, colours swapped) by their total score from one
+// player's point of view: 0, 0.5, 1 (a win and a loss, or two draws), 1.5, 2.
 struct Pentanomial {
   int ll = 0, ld = 0, wl_dd = 0, wd = 0, ww = 0;
   int pairs() const { return ll + ld + wl_dd + wd + ww; }
@@ -25,12 +26,14 @@ struct Pentanomial {
 
 struct EloEstimate {
   double score = 0.5;  // mean score per game
-  double elo = 0, elo_error = 0;    // logistic Elo and half-width of its 95 % interval
+  double elo = 0,
+         elo_error = 0;  // logistic Elo and half-width of its 95 % interval
   double nelo = 0, nelo_error = 0;  // normalized Elo and half-width
   double los = 0.5;                 // likelihood of superiority
 };
 
-// From counts of outcomes with equally spaced scores in [0, 1] (3 or 5 of them).
+// From counts of outcomes with equally spaced scores in [0, 1] (3 or 5 of
+// them).
 EloEstimate EstimateElo(const Trinomial& t);
 EloEstimate EstimateElo(const Pentanomial& p);
 
@@ -43,11 +46,14 @@ enum class SprtDecision { kContinue, kAcceptH0, kAcceptH1 };
 struct SprtParams {
   double elo0 = 0, elo1 = 5, alpha = 0.05, beta = 0.05;
   SprtModel model = SprtModel::kNormalized;
-  double lower_bound() const;  // ln(beta / (1 - alpha)): below it, H0 is accepted
-  double upper_bound() const;  // ln((1 - beta) / alpha): above it, H1 is accepted
+  double lower_bound()
+      const;  // ln(beta / (1 - alpha)): below it, H0 is accepted
+  double upper_bound()
+      const;  // ln((1 - beta) / alpha): above it, H1 is accepted
 };
 
-// Log-likelihood ratio of H1 (elo1) against H0 (elo0); zero counts are regularised.
+// Log-likelihood ratio of H1 (elo1) against H0 (elo0); zero counts are
+// regularised.
 double SprtLlr(const SprtParams& sprt, const Trinomial& t);
 double SprtLlr(const SprtParams& sprt, const Pentanomial& p);
 SprtDecision SprtDecide(const SprtParams& sprt, double llr);

@@ -7,15 +7,18 @@
 namespace chess {
 namespace {
 
-// Expected values are fastchess's published test values (app/tests/elo_test.cpp and
-// sprt_test.cpp), computed by an independent implementation of the same formulas.
+// Expected values are fastchess's published test values (app/tests/elo_test.cpp
+// and sprt_test.cpp), computed by an independent implementation of the same
+// formulas.
 TEST(EloTest, Trinomial) {
-  EloEstimate a = EstimateElo(Trinomial{.wins = 76, .draws = 123, .losses = 89});
+  EloEstimate a =
+      EstimateElo(Trinomial{.wins = 76, .draws = 123, .losses = 89});
   EXPECT_NEAR(a.nelo, -20.76, 0.01);
   EXPECT_NEAR(a.nelo_error, 40.13, 0.01);
   EXPECT_NEAR(a.los * 100, 15.53, 0.01);
 
-  EloEstimate b = EstimateElo(Trinomial{.wins = 136, .draws = 111, .losses = 96});
+  EloEstimate b =
+      EstimateElo(Trinomial{.wins = 136, .draws = 111, .losses = 96});
   EXPECT_NEAR(b.nelo, 49.77, 0.01);
   EXPECT_NEAR(b.nelo_error, 36.77, 0.01);
   EXPECT_NEAR(b.elo, 40.70, 0.01);
@@ -28,23 +31,24 @@ TEST(EloTest, Trinomial) {
 }
 
 TEST(EloTest, Pentanomial) {
-  EloEstimate a = EstimateElo(Pentanomial{.ll = 34, .ld = 54, .wl_dd = 31 + 32, .wd = 64, .ww = 75});
+  EloEstimate a = EstimateElo(
+      Pentanomial{.ll = 34, .ld = 54, .wl_dd = 31 + 32, .wd = 64, .ww = 75});
   EXPECT_NEAR(a.nelo, 57.94, 0.01);
   EXPECT_NEAR(a.nelo_error, 28.28, 0.01);
   EXPECT_NEAR(a.elo, 55.58, 0.01);
   EXPECT_NEAR(a.elo_error, 27.65, 0.01);
   EXPECT_NEAR(a.los * 100, 100.00, 0.01);
 
-  EloEstimate b =
-      EstimateElo(Pentanomial{.ll = 332, .ld = 433, .wl_dd = 457 + 41, .wd = 333, .ww = 334});
+  EloEstimate b = EstimateElo(Pentanomial{
+      .ll = 332, .ld = 433, .wl_dd = 457 + 41, .wd = 333, .ww = 334});
   EXPECT_NEAR(b.nelo, -9.17, 0.01);
   EXPECT_NEAR(b.nelo_error, 10.96, 0.01);
   EXPECT_NEAR(b.elo, -8.64, 0.01);
   EXPECT_NEAR(b.elo_error, 10.33, 0.01);
   EXPECT_NEAR(b.los * 100, 5.05, 0.01);
 
-  EloEstimate c =
-      EstimateElo(Pentanomial{.ll = 7895, .ld = 8757, .wl_dd = 5485 + 200, .wd = 568, .ww = 9999});
+  EloEstimate c = EstimateElo(Pentanomial{
+      .ll = 7895, .ld = 8757, .wl_dd = 5485 + 200, .wd = 568, .ww = 9999});
   EXPECT_NEAR(c.nelo, -19.01, 0.01);
   EXPECT_NEAR(c.nelo_error, 2.65, 0.01);
   EXPECT_NEAR(c.elo, -21.04, 0.01);
@@ -59,7 +63,8 @@ TEST(EloTest, EmptyAndScoreConversions) {
 }
 
 SprtParams Sprt(double elo0, double elo1, SprtModel model) {
-  return SprtParams{.elo0 = elo0, .elo1 = elo1, .alpha = 0.05, .beta = 0.05, .model = model};
+  return SprtParams{
+      .elo0 = elo0, .elo1 = elo1, .alpha = 0.05, .beta = 0.05, .model = model};
 }
 
 // Published values are given to two decimals; fastchess checks them to 1 %.
@@ -68,38 +73,62 @@ void ExpectLlr(double actual, double expected) {
 }
 
 TEST(SprtTest, NormalizedTrinomial) {
-  ExpectLlr(SprtLlr(Sprt(0, 2, SprtModel::kNormalized), Trinomial{36433, 68692, 36027}), 0.92);
-  ExpectLlr(SprtLlr(Sprt(-1.75, 0.25, SprtModel::kNormalized), Trinomial{10871, 20431, 10650}),
+  ExpectLlr(SprtLlr(Sprt(0, 2, SprtModel::kNormalized),
+                    Trinomial{36433, 68692, 36027}),
+            0.92);
+  ExpectLlr(SprtLlr(Sprt(-1.75, 0.25, SprtModel::kNormalized),
+                    Trinomial{10871, 20431, 10650}),
             2.30);
 }
 
 TEST(SprtTest, LogisticTrinomial) {
-  ExpectLlr(SprtLlr(Sprt(0.5, 2.5, SprtModel::kLogistic), Trinomial{21404, 40708, 21184}), -1.57);
-  ExpectLlr(SprtLlr(Sprt(0, 2, SprtModel::kLogistic), Trinomial{57433, 106593, 57030}), -2.59);
+  ExpectLlr(SprtLlr(Sprt(0.5, 2.5, SprtModel::kLogistic),
+                    Trinomial{21404, 40708, 21184}),
+            -1.57);
+  ExpectLlr(SprtLlr(Sprt(0, 2, SprtModel::kLogistic),
+                    Trinomial{57433, 106593, 57030}),
+            -2.59);
 }
 
 TEST(SprtTest, NormalizedPentanomial) {
   ExpectLlr(SprtLlr(Sprt(0, 2, SprtModel::kNormalized),
-                    Pentanomial{.ll = 365, .ld = 16618, .wl_dd = 36029 + 200, .wd = 16974, .ww = 390}),
+                    Pentanomial{.ll = 365,
+                                .ld = 16618,
+                                .wl_dd = 36029 + 200,
+                                .wd = 16974,
+                                .ww = 390}),
             2.25);
   ExpectLlr(SprtLlr(Sprt(-1.75, 0.25, SprtModel::kNormalized),
-                    Pentanomial{.ll = 127, .ld = 4883, .wl_dd = 10311 + 401, .wd = 5150, .ww = 104}),
+                    Pentanomial{.ll = 127,
+                                .ld = 4883,
+                                .wl_dd = 10311 + 401,
+                                .wd = 5150,
+                                .ww = 104}),
             3.01);
 }
 
 TEST(SprtTest, LogisticPentanomial) {
   ExpectLlr(SprtLlr(Sprt(0.5, 2.5, SprtModel::kLogistic),
-                    Pentanomial{.ll = 223, .ld = 9863, .wl_dd = 20279 + 1000, .wd = 10037, .ww = 246}),
+                    Pentanomial{.ll = 223,
+                                .ld = 9863,
+                                .wl_dd = 20279 + 1000,
+                                .wd = 10037,
+                                .ww = 246}),
             -3.07);
   ExpectLlr(SprtLlr(Sprt(0, 2, SprtModel::kLogistic),
-                    Pentanomial{.ll = 871, .ld = 26175, .wl_dd = 55003 + 980, .wd = 26678, .ww = 821}),
+                    Pentanomial{.ll = 871,
+                                .ld = 26175,
+                                .wl_dd = 55003 + 980,
+                                .wd = 26678,
+                                .ww = 821}),
             -4.98);
 }
 
-// fastchess also publishes values for degenerate samples (all draws: 2.97; all WW pairs:
-// 2.94) that its iteration reaches without converging. They are not reproduced: with all
-// draws the sample itself has exactly zero normalized Elo, so H0's maximum-likelihood
-// distribution is the sample and no LLR can exceed 0. We check the properties instead.
+// fastchess also publishes values for degenerate samples (all draws: 2.97; all
+// WW pairs: 2.94) that its iteration reaches without converging. They are not
+// reproduced: with all draws the sample itself has exactly zero normalized Elo,
+// so H0's maximum-likelihood distribution is the sample and no LLR can exceed
+// 0. We check the properties instead.
 TEST(SprtTest, DegenerateSamplesAreFiniteAndSensible) {
   const SprtParams s = Sprt(0, 5, SprtModel::kNormalized);
   const double all_draws = SprtLlr(s, Trinomial{.draws = 16700});
@@ -118,8 +147,16 @@ TEST(SprtTest, BoundsAndDecisions) {
   EXPECT_EQ(SprtDecide(s, -3.0), SprtDecision::kAcceptH0);
   EXPECT_EQ(SprtDecide(s, 0.1), SprtDecision::kContinue);
   // A clearly weaker engine drives the LLR down, a clearly stronger one up.
-  EXPECT_LT(SprtLlr(s, Pentanomial{.ll = 300, .ld = 200, .wl_dd = 400, .wd = 100, .ww = 50}), -2.944);
-  EXPECT_GT(SprtLlr(s, Pentanomial{.ll = 50, .ld = 100, .wl_dd = 400, .wd = 200, .ww = 300}), 2.944);
+  EXPECT_LT(
+      SprtLlr(
+          s,
+          Pentanomial{.ll = 300, .ld = 200, .wl_dd = 400, .wd = 100, .ww = 50}),
+      -2.944);
+  EXPECT_GT(
+      SprtLlr(
+          s,
+          Pentanomial{.ll = 50, .ld = 100, .wl_dd = 400, .wd = 200, .ww = 300}),
+      2.944);
 }
 
 }  // namespace

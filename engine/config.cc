@@ -51,21 +51,23 @@ constexpr Range kSearchRanges[] = {
     {"eval_noise_cp", 0, 1000},
 };
 
-// "eval.pst_mg.knight[3] has ..." or "time_control: ..." -> the leading field names.
+// "eval.pst_mg.knight[3] has ..." or "time_control: ..." -> the leading field
+// names.
 std::vector<std::string> LeadingFieldPath(absl::string_view message) {
   absl::string_view path = message.substr(0, message.find_first_of(" [:"));
   return absl::StrSplit(path, '.');
 }
 
-// Line and column of the field at `path` in the parsed text (the first element of a
-// repeated field), or "" if it is not in the text.
+// Line and column of the field at `path` in the parsed text (the first element
+// of a repeated field), or "" if it is not in the text.
 std::string LocationOf(const google::protobuf::Message& message,
                        const TextFormat::ParseInfoTree* tree,
                        const std::vector<std::string>& path) {
   TextFormat::ParseLocation location;
   const google::protobuf::Message* current = &message;
   for (size_t i = 0; i < path.size() && tree && current; ++i) {
-    const FieldDescriptor* field = current->GetDescriptor()->FindFieldByName(path[i]);
+    const FieldDescriptor* field =
+        current->GetDescriptor()->FindFieldByName(path[i]);
     if (!field) break;
     const google::protobuf::Reflection* reflection = current->GetReflection();
     if (field->is_repeated() ? reflection->FieldSize(*current, field) == 0
@@ -75,8 +77,9 @@ std::string LocationOf(const google::protobuf::Message& message,
     location = tree->GetLocation(field, field->is_repeated() ? 0 : -1);
     if (field->type() != FieldDescriptor::TYPE_MESSAGE) break;
     tree = tree->GetTreeForNested(field, field->is_repeated() ? 0 : -1);
-    current = field->is_repeated() ? &reflection->GetRepeatedMessage(*current, field, 0)
-                                   : &reflection->GetMessage(*current, field);
+    current = field->is_repeated()
+                  ? &reflection->GetRepeatedMessage(*current, field, 0)
+                  : &reflection->GetMessage(*current, field);
   }
   if (location.line < 0) return "";
   return absl::StrCat(location.line + 1, ":", location.column + 1, ": ");
@@ -118,7 +121,8 @@ absl::Status ValidateEngineConfig(const EngineConfig& config) {
   return absl::OkStatus();
 }
 
-absl::Status ParseTextProto(absl::string_view text, absl::string_view source_name,
+absl::Status ParseTextProto(absl::string_view text,
+                            absl::string_view source_name,
                             google::protobuf::Message* message,
                             const std::function<absl::Status()>& validate) {
   CollectFirstError errors;
@@ -127,13 +131,15 @@ absl::Status ParseTextProto(absl::string_view text, absl::string_view source_nam
   parser.RecordErrorsTo(&errors);
   parser.WriteLocationsTo(&tree);
   if (!parser.ParseFromString(std::string(text), message)) {
-    return absl::InvalidArgumentError(absl::StrCat(source_name, ":", errors.error()));
+    return absl::InvalidArgumentError(
+        absl::StrCat(source_name, ":", errors.error()));
   }
   if (!validate) return absl::OkStatus();
   if (absl::Status status = validate(); !status.ok()) {
     std::string location =
         LocationOf(*message, &tree, LeadingFieldPath(status.message()));
-    return absl::InvalidArgumentError(absl::StrCat(source_name, ":", location, status.message()));
+    return absl::InvalidArgumentError(
+        absl::StrCat(source_name, ":", location, status.message()));
   }
   return absl::OkStatus();
 }
@@ -141,8 +147,9 @@ absl::Status ParseTextProto(absl::string_view text, absl::string_view source_nam
 absl::StatusOr<EngineConfig> ParseEngineConfig(absl::string_view text,
                                                absl::string_view source_name) {
   EngineConfig config;
-  if (absl::Status s = ParseTextProto(text, source_name, &config,
-                                      [&] { return ValidateEngineConfig(config); });
+  if (absl::Status s =
+          ParseTextProto(text, source_name, &config,
+                         [&] { return ValidateEngineConfig(config); });
       !s.ok()) {
     return s;
   }

@@ -27,9 +27,11 @@ absl::Status ValidateEngineConfig(const EngineConfig& config);
 const EngineConfig& DefaultEngineConfig();
 
 // Parses any text-format message, then calls `validate` (if given). Errors read
-// "<source_name>:<line>:<column>: ..."; for a validation error, the location is that of
-// the field path the message starts with ("players.name is empty" points at "players").
-absl::Status ParseTextProto(absl::string_view text, absl::string_view source_name,
+// "<source_name>:<line>:<column>: ..."; for a validation error, the location is
+// that of the field path the message starts with ("players.name is empty"
+// points at "players").
+absl::Status ParseTextProto(absl::string_view text,
+                            absl::string_view source_name,
                             google::protobuf::Message* message,
                             const std::function<absl::Status()>& validate);
 

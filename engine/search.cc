@@ -476,7 +476,7 @@ SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
     result.pv.assign(pv_[0], pv_[0] + pv_length_[0]);
     result.nodes = nodes_;
     result.time_ms = ElapsedMs();
-    result.hashfull = tt_.Hashfull();
+    if (on_iteration) result.hashfull = tt_.Hashfull();  // sampled: not free
     if (on_iteration) on_iteration(result);
     if (limits.infinite) continue;
     if (time_managed &&

@@ -1,5 +1,5 @@
-// Every way an external engine can fail is recorded with its reason, the engine is
-// restarted for the next game, and the match completes.
+// Every way an external engine can fail is recorded with its reason, the engine
+// is restarted for the next game, and the match completes.
 #include <signal.h>
 
 #include <filesystem>
@@ -36,9 +36,12 @@ TEST_P(EngineFailureTest, RecordedAndTheMatchCompletes) {
   const std::string text = absl::StrCat(
       "name: \"failures\"\n"
       "players { name: \"ours\" config { search { hash_mb: 1 } } }\n"
-      "players { name: \"fake\" external { argv: \"", g_fake_engine, "\" argv: \"", c.mode,
+      "players { name: \"fake\" external { argv: \"",
+      g_fake_engine, "\" argv: \"", c.mode,
       "\" startup_timeout_ms: 2000 move_timeout_ms: 500 }\n"
-      "  time_control { ", c.time_control, " } }\n"
+      "  time_control { ",
+      c.time_control,
+      " } }\n"
       "games: 4\n"
       "time_control { nodes: 300 }\n"
       "adjudication { max_moves: 30 }\n"
@@ -47,14 +50,18 @@ TEST_P(EngineFailureTest, RecordedAndTheMatchCompletes) {
   ASSERT_TRUE(match.ok()) << match.status();
   const std::string dir = TempDir(c.mode);
   std::ostringstream report;
-  RunOptions options{.output_dir = dir, .fresh = true, .progress = false, .out = &report};
+  RunOptions options{
+      .output_dir = dir, .fresh = true, .progress = false, .out = &report};
   EXPECT_EQ(RunMatch(*match, options), c.exit_code) << report.str();
 
   auto summary = SummarizeLog(dir + "/games.log");
   ASSERT_TRUE(summary.ok()) << summary.status();
   EXPECT_EQ(summary->played_games(), 4);
   const std::string name = GameRecord::Termination_Name(c.expected);
-  EXPECT_EQ(summary->terminations().count(name) ? summary->terminations().at(name) : 0, 4)
+  EXPECT_EQ(summary->terminations().count(name)
+                ? summary->terminations().at(name)
+                : 0,
+            4)
       << report.str();
   // The in-process engine won every game.
   EXPECT_EQ(summary->pairings(0).wins(), 4) << report.str();
@@ -65,14 +72,15 @@ TEST_P(EngineFailureTest, RecordedAndTheMatchCompletes) {
 
 INSTANTIATE_TEST_SUITE_P(
     Modes, EngineFailureTest,
-    ::testing::Values(Case{"crash", "nodes: 300", GameRecord::ENGINE_CRASH, kExitOk},
-                      Case{"nobestmove", "nodes: 300", GameRecord::ENGINE_CRASH, kExitOk},
-                      Case{"hang", "nodes: 300", GameRecord::ENGINE_TIMEOUT, kExitOk},
-                      Case{"illegal", "nodes: 300", GameRecord::ILLEGAL_MOVE, kExitOk},
-                      Case{"garbage", "nodes: 300", GameRecord::ILLEGAL_MOVE, kExitOk},
-                      Case{"slow", "base_ms: 1000", GameRecord::TIME_FORFEIT, kExitOk},
-                      Case{"die", "nodes: 300", GameRecord::ENGINE_START_FAILURE,
-                           kExitEngineFailure}),
+    ::testing::Values(
+        Case{"crash", "nodes: 300", GameRecord::ENGINE_CRASH, kExitOk},
+        Case{"nobestmove", "nodes: 300", GameRecord::ENGINE_CRASH, kExitOk},
+        Case{"hang", "nodes: 300", GameRecord::ENGINE_TIMEOUT, kExitOk},
+        Case{"illegal", "nodes: 300", GameRecord::ILLEGAL_MOVE, kExitOk},
+        Case{"garbage", "nodes: 300", GameRecord::ILLEGAL_MOVE, kExitOk},
+        Case{"slow", "base_ms: 1000", GameRecord::TIME_FORFEIT, kExitOk},
+        Case{"die", "nodes: 300", GameRecord::ENGINE_START_FAILURE,
+             kExitEngineFailure}),
     [](const auto& info) { return std::string(info.param.mode); });
 
 TEST(EngineFailureTest, MissingProgramIsAStartFailure) {
@@ -83,25 +91,34 @@ TEST(EngineFailureTest, MissingProgramIsAStartFailure) {
       "ghost.textproto", ".");
   ASSERT_TRUE(match.ok()) << match.status();
   std::ostringstream report;
-  RunOptions options{.output_dir = TempDir("ghost"), .fresh = true, .progress = false,
+  RunOptions options{.output_dir = TempDir("ghost"),
+                     .fresh = true,
+                     .progress = false,
                      .out = &report};
   EXPECT_EQ(RunMatch(*match, options), kExitEngineFailure);
-  EXPECT_NE(report.str().find("ENGINE_START_FAILURE 2"), std::string::npos) << report.str();
+  EXPECT_NE(report.str().find("ENGINE_START_FAILURE 2"), std::string::npos)
+      << report.str();
 }
 
 TEST(EngineFailureTest, GoodExternalEngineLosesNormally) {
-  auto match = ParseMatch(absl::StrCat("players { name: \"ours\" config {} }\n"
-                                       "players { name: \"first-move\" external { argv: \"",
-                                       g_fake_engine, "\" argv: \"good\" } }\n"
-                                       "games: 2\ntime_control { nodes: 2000 }\n"),
-                          "good.textproto", ".");
+  auto match = ParseMatch(
+      absl::StrCat("players { name: \"ours\" config {} }\n"
+                   "players { name: \"first-move\" external { argv: \"",
+                   g_fake_engine,
+                   "\" argv: \"good\" } }\n"
+                   "games: 2\ntime_control { nodes: 2000 }\n"),
+      "good.textproto", ".");
   ASSERT_TRUE(match.ok()) << match.status();
   std::ostringstream report;
-  RunOptions options{.output_dir = TempDir("good"), .fresh = true, .progress = false,
+  RunOptions options{.output_dir = TempDir("good"),
+                     .fresh = true,
+                     .progress = false,
                      .out = &report};
   EXPECT_EQ(RunMatch(*match, options), kExitOk);
-  EXPECT_NE(report.str().find("W-D-L: 2-0-0"), std::string::npos) << report.str();
-  EXPECT_NE(report.str().find("CHECKMATE 2"), std::string::npos) << report.str();
+  EXPECT_NE(report.str().find("W-D-L: 2-0-0"), std::string::npos)
+      << report.str();
+  EXPECT_NE(report.str().find("CHECKMATE 2"), std::string::npos)
+      << report.str();
 }
 
 }  // namespace

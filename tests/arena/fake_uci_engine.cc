@@ -14,20 +14,22 @@
 #include <thread>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_split.h"
 #include "engine/game.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
-#include "absl/strings/str_split.h"
 
 namespace {
 
 std::string FirstLegalMove(const std::string& position_command) {
-  std::vector<std::string> words = absl::StrSplit(position_command, ' ', absl::SkipEmpty());
+  std::vector<std::string> words =
+      absl::StrSplit(position_command, ' ', absl::SkipEmpty());
   chess::Game game;
   size_t i = 1;
   if (i < words.size() && words[i] == "fen") {
     std::string fen;
-    for (++i; i < words.size() && words[i] != "moves"; ++i) fen += words[i] + " ";
+    for (++i; i < words.size() && words[i] != "moves"; ++i)
+      fen += words[i] + " ";
     auto pos = chess::Position::FromFen(fen);
     if (pos.ok()) game = chess::Game(*pos);
   } else {
@@ -58,14 +60,16 @@ int main(int argc, char** argv) {
         std::cout << "info depth 1 score cp 0" << std::endl;
         return 0;
       }
-      if (mode == "slow") std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+      if (mode == "slow")
+        std::this_thread::sleep_for(std::chrono::milliseconds(1500));
       if (mode == "illegal") {
         std::cout << "bestmove a1a1" << std::endl;
       } else if (mode == "garbage") {
-        std::cout << "info score banana\n\x01\x02 nonsense\nbestmove Zz9" << std::endl;
-      } else {
-        std::cout << "info depth 1 score cp 12 nodes 1\nbestmove " << FirstLegalMove(position)
+        std::cout << "info score banana\n\x01\x02 nonsense\nbestmove Zz9"
                   << std::endl;
+      } else {
+        std::cout << "info depth 1 score cp 12 nodes 1\nbestmove "
+                  << FirstLegalMove(position) << std::endl;
       }
     } else if (line == "quit") {
       return 0;
