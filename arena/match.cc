@@ -636,6 +636,15 @@ int RunMatch(const LoadedMatch& match, const RunOptions& options) {
   return exit_code;
 }
 
+absl::StatusOr<MatchLog> ReadMatchLog(const std::string& log_path) {
+  absl::StatusOr<LogContents> log = ReadLog(log_path);
+  if (!log.ok()) return log.status();
+  if (!log->header.has_config()) {
+    return absl::InvalidArgumentError(absl::StrCat(log_path, ": empty log"));
+  }
+  return MatchLog{std::move(log->header), std::move(log->games)};
+}
+
 absl::StatusOr<MatchSummary> SummarizeLog(const std::string& log_path) {
   absl::StatusOr<LogContents> log = ReadLog(log_path);
   if (!log.ok()) return log.status();

@@ -52,6 +52,13 @@ struct RunOptions {
 // Plays (or resumes) the match and returns the exit code.
 int RunMatch(const LoadedMatch& match, const RunOptions& options);
 
+// The games of a log, each once, in the order they finished.
+struct MatchLog {
+  MatchHeader header;
+  std::vector<GameRecord> games;
+};
+absl::StatusOr<MatchLog> ReadMatchLog(const std::string& log_path);
+
 // Standings recomputed from a log: the summary command.
 absl::StatusOr<MatchSummary> SummarizeLog(const std::string& log_path);
 std::string FormatSummary(const MatchSummary& summary);

@@ -29,6 +29,14 @@ int64_t NowMs() {
       .count();
 }
 
+void InProcessPlayer::SetGameSeed(uint64_t seed) {
+  if (config_.search().eval_noise_cp() == 0) return;
+  EngineConfig seeded = config_;
+  seeded.mutable_search()->set_eval_noise_seed(
+      config_.search().eval_noise_seed() ^ seed);
+  engine_.SetConfig(seeded);
+}
+
 absl::Status InProcessPlayer::NewGame() {
   engine_.NewGame();
   return absl::OkStatus();

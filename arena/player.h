@@ -32,6 +32,10 @@ class Player {
   // Prepares for a new game (forgets the last one); restarts a player that
   // died. Unavailable: the player could not be started.
   virtual absl::Status NewGame() = 0;
+  // The game's seed, given before NewGame(): in-process engines with evaluation
+  // noise take their noise seed from it, so games differ from each other yet
+  // replay exactly.
+  virtual void SetGameSeed(uint64_t /*seed*/) {}
   // Asks for a move. `timeout_ms` > 0 bounds the wait. Errors: DeadlineExceeded
   // (no answer in time), Unavailable (the player died or wrote nothing usable).
   virtual absl::StatusOr<MoveReply> Go(const Game& game,
@@ -42,12 +46,15 @@ class Player {
 // Our engine, searching in the calling thread.
 class InProcessPlayer : public Player {
  public:
-  explicit InProcessPlayer(const EngineConfig& config) : engine_(config) {}
+  explicit InProcessPlayer(const EngineConfig& config)
+      : config_(config), engine_(config) {}
   absl::Status NewGame() override;
+  void SetGameSeed(uint64_t seed) override;
   absl::StatusOr<MoveReply> Go(const Game& game, const SearchLimits& limits,
                                int64_t timeout_ms) override;
 
  private:
+  EngineConfig config_;
   Engine engine_;
 };
 

@@ -93,6 +93,9 @@ void PlayGame(const Opening& opening, Seat white, Seat black,
 
   Seat* seats[2] = {&white, &black};
   for (Color c : {kWhite, kBlack}) {
+    // Each side its own stream, so that identical configs still play different
+    // moves.
+    seats[c]->player->SetGameSeed(record->seed() * 2 + uint64_t(c));
     if (absl::Status s = seats[c]->player->NewGame(); !s.ok()) {
       Finish(record,
              c == kWhite ? GameRecord::BLACK_WINS : GameRecord::WHITE_WINS,

@@ -229,6 +229,20 @@ int Engine::Quiescence(const Position& pos, int alpha, int beta, int ply) {
   return best;
 }
 
+SearchInfo Engine::QuiescenceSearch(const Position& pos) {
+  stop_ = false;
+  nodes_ = 0;
+  node_limit_ = 0;
+  soft_limit_ms_ = hard_limit_ms_ = 0;
+  start_ = std::chrono::steady_clock::now();
+  SearchInfo info;
+  info.score = Quiescence(pos, -kInfinity, kInfinity, 0);
+  info.pv.assign(pv_[0], pv_[0] + pv_length_[0]);
+  if (!info.pv.empty()) info.best_move = info.pv[0];
+  info.nodes = nodes_;
+  return info;
+}
+
 int Engine::Minimax(const Position& pos, int depth, int ply) {
   pv_length_[ply] = ply;
   if (ply > 0 && IsDraw(pos, ply)) {

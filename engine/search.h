@@ -87,6 +87,10 @@ class Engine {
   // move.
   int Evaluate(const Position& pos) const;
 
+  // A quiescence search alone (captures and promotions; evasions in check): its
+  // score and principal variation, which the tuner follows to a quiet position.
+  SearchInfo QuiescenceSearch(const Position& pos);
+
  private:
   int AlphaBeta(const Position& pos, int alpha, int beta, int depth, int ply,
                 bool pv_node, bool allow_null);

@@ -147,6 +147,52 @@ absl::Status SetConfigOption(absl::string_view raw_name,
   return absl::NotFoundError(absl::StrCat("unknown option \"", raw_name, "\""));
 }
 
+namespace {
+
+absl::StatusOr<double> NumericField(const google::protobuf::Message& m,
+                                    const FieldDescriptor* f) {
+  const google::protobuf::Reflection* r = m.GetReflection();
+  switch (f->cpp_type()) {
+    case FieldDescriptor::CPPTYPE_INT32:
+      return double(r->GetInt32(m, f));
+    case FieldDescriptor::CPPTYPE_INT64:
+      return double(r->GetInt64(m, f));
+    case FieldDescriptor::CPPTYPE_UINT32:
+      return double(r->GetUInt32(m, f));
+    case FieldDescriptor::CPPTYPE_UINT64:
+      return double(r->GetUInt64(m, f));
+    case FieldDescriptor::CPPTYPE_BOOL:
+      return r->GetBool(m, f) ? 1.0 : 0.0;
+    case FieldDescriptor::CPPTYPE_ENUM:
+      return double(r->GetEnumValue(m, f));
+    default:
+      return absl::InvalidArgumentError(
+          absl::StrCat(f->name(), " is not numeric"));
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<double> GetNumericConfigOption(absl::string_view raw_name,
+                                              const EngineConfig& config) {
+  std::string name = NormalizeName(raw_name);
+  if (name == "hash") name = "hash_mb";
+  if (const FieldDescriptor* f = FindScalarField(config.search(), name)) {
+    return NumericField(config.search(), f);
+  }
+  if (const FieldDescriptor* f = FindScalarField(config.eval(), name)) {
+    return NumericField(config.eval(), f);
+  }
+  int feature;
+  Phase phase;
+  if (EvalWeights::FindWeight(name, &feature, &phase)) {
+    absl::StatusOr<EvalWeights> w = EvalWeights::FromProto(config.eval());
+    if (!w.ok()) return w.status();
+    return double(w->weight[phase][feature]);
+  }
+  return absl::NotFoundError(absl::StrCat("unknown option \"", raw_name, "\""));
+}
+
 UciSession::UciSession(const EngineConfig& config, std::ostream& out)
     : out_(out), engine_(std::make_unique<Engine>(config)) {}
 

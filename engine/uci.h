@@ -56,6 +56,11 @@ class UciSession {
 absl::Status SetConfigOption(absl::string_view name, absl::string_view value,
                              EngineConfig* config);
 
+// The current value of a numeric option named as for SetConfigOption (bools are
+// 0/1).
+absl::StatusOr<double> GetNumericConfigOption(absl::string_view name,
+                                              const EngineConfig& config);
+
 }  // namespace chess
 
 #endif  // ENGINE_UCI_H_

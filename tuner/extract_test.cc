@@ -1,0 +1,123 @@
+#include "tuner/extract.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "absl/strings/str_cat.h"
+#include "arena/openings.h"
+#include "engine/config.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tuner/loop.h"
+#include "tuner/selfplay.h"
+#include "tuner/spsa.h"
+
+namespace chess {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string TempPath(const std::string& name) {
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  return absl::StrCat(tmp ? tmp : "/tmp", "/", name);
+}
+
+TEST(TextDatasetTest, FormatsAndMalformedLines) {
+  const std::string path = TempPath("data.txt");
+  std::ofstream(path)
+      << "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 [0.5]\n"
+         "4k3/8/8/8/8/8/8/4K2R w K - [1.0]\n"
+         "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - c9 "
+         "\"0-1\";\n"
+         "this line is not a position [1.0]\n"
+         "\n"
+         "4k3/8/8/8/8/8/8/4K2R w K - [2.0]\n";
+  TrainingSet set;
+  std::ostringstream report;
+  ASSERT_TRUE(ReadTextDataset(path, &set, &report).ok());
+  ASSERT_EQ(set.positions_size(), 3);
+  EXPECT_EQ(set.positions(0).result(), 0.5f);
+  EXPECT_EQ(set.positions(1).result(), 1.0f);
+  EXPECT_EQ(set.positions(2).result(), 0.0f);
+  EXPECT_EQ(set.dropped().at("malformed_line"), 2);
+  EXPECT_THAT(report.str(), HasSubstr("data.txt:4:"));
+  EXPECT_THAT(report.str(), HasSubstr("data.txt:6:"));
+  EXPECT_FALSE(ReadTextDataset(TempPath("missing.txt"), &set, &report).ok());
+}
+
+TEST(ExtractTest, FromAnArenaLog) {
+  absl::StatusOr<std::vector<Opening>> book =
+      LoadBook("configs/openings/balanced.epd", BookFormat::kEpd, 0);
+  ASSERT_TRUE(book.ok());
+  MatchRequest r;
+  r.first = r.second = DefaultEngineConfig();
+  r.second_name = "other";
+  r.openings = &*book;
+  r.games = 6;
+  r.nodes = 500;
+  r.output_dir = TempPath("extract-match");
+  ASSERT_TRUE(PlayMatch(r).ok());
+  TrainingSet set;
+  ExtractOptions options;
+  options.qsearch_config = DefaultEngineConfig();
+  ASSERT_TRUE(ExtractFromLog(r.output_dir + "/games.log", options, &set).ok());
+  EXPECT_GT(set.positions_size(), 100);
+  for (const TrainingPosition& p : set.positions()) {
+    auto pos = Position::FromFen(p.fen());
+    ASSERT_TRUE(pos.ok());
+    EXPECT_FALSE(pos->InCheck());
+    EXPECT_TRUE(p.result() == 0 || p.result() == 0.5f || p.result() == 1);
+  }
+  // Written and read back.
+  ASSERT_TRUE(WriteTrainingSet(set, TempPath("set.bin")).ok());
+  auto again = ReadTrainingSet(TempPath("set.bin"));
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->positions_size(), set.positions_size());
+}
+
+TEST(LoopTest, TinyLoopRunsEndToEnd) {
+  LoopConfig config;
+  config.set_name("tiny");
+  config.set_start_config("configs/engines/simplified.textproto");
+  config.set_book("configs/openings/balanced.epd");
+  config.set_generations(1);
+  config.set_selfplay_games(8);
+  config.set_selfplay_nodes(300);
+  config.set_sprt_games(8);
+  config.mutable_texel()->set_epochs(20);
+  std::ostringstream log;
+  auto report = RunLoop(config, ".", TempPath("loop"), log);
+  ASSERT_TRUE(report.ok()) << report.status();
+  ASSERT_EQ(report->generations_size(), 1);
+  EXPECT_EQ(report->generations(0).games(), 8);
+  EXPECT_GT(report->generations(0).positions(), 50);
+  EXPECT_GT(report->generations(0).k(), 0);
+  EXPECT_TRUE(LoadEngineConfig(TempPath("loop/gen1.textproto")).ok());
+  EXPECT_THAT(FormatLoopReport(*report), HasSubstr("Elo vs previous"));
+}
+
+TEST(SpsaTest, RunsCheckpointsAndResumes) {
+  SpsaConfig config;
+  config.set_engine_config("configs/engines/default.textproto");
+  config.set_book("configs/openings/balanced.epd");
+  config.set_iterations(2);
+  config.set_pairs_per_iteration(1);
+  config.set_nodes(300);
+  SpsaParameter* p = config.add_parameters();
+  p->set_name("lmr_base_x100");
+  p->set_min(0);
+  p->set_max(300);
+  p->set_c_end(10);
+  std::ostringstream log;
+  const std::string state = TempPath("spsa.state");
+  ASSERT_TRUE(RunSpsa(config, ".", state, TempPath("spsa"), log).ok());
+  EXPECT_THAT(log.str(), HasSubstr("iteration 2/2"));
+  std::ostringstream again;
+  ASSERT_TRUE(RunSpsa(config, ".", state, TempPath("spsa"), again).ok());
+  EXPECT_THAT(again.str(), HasSubstr("resuming at iteration 3"));
+  config.set_iterations(3);  // another run: refused, not mixed
+  EXPECT_FALSE(RunSpsa(config, ".", state, TempPath("spsa"), again).ok());
+}
+
+}  // namespace
+}  // namespace chess

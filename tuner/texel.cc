@@ -1,0 +1,189 @@
+#include "tuner/texel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <random>
+#include <thread>
+
+namespace chess {
+namespace {
+
+const double kLn10Over400 = std::log(10.0) / 400.0;
+
+double Sigmoid(double k, double q) {
+  return 1.0 / (1.0 + std::exp(-k * kLn10Over400 * q));
+}
+
+}  // namespace
+
+void CoefficientSet::Add(const Position& pos, float result,
+                         const std::array<int, 6>& phase_weight) {
+  for (const FeatureCount& fc : CountFeatures(pos)) {
+    entries_.push_back({uint16_t(fc.feature), int16_t(fc.count)});
+  }
+  offsets_.push_back(uint32_t(entries_.size()));
+  mg_share_.push_back(float(GamePhase(pos, phase_weight)) / 24.0f);
+  result_.push_back(result);
+}
+
+Weights ToWeights(const EvalWeights& w) {
+  Weights out(2 * kNumFeatures);
+  for (int p = 0; p < 2; ++p)
+    for (int f = 0; f < kNumFeatures; ++f)
+      out[p * kNumFeatures + f] = w.weight[p][f];
+  return out;
+}
+
+EvalWeights ToEvalWeights(const Weights& w,
+                          const std::array<int, 6>& phase_weight) {
+  EvalWeights out;
+  out.phase_weight = phase_weight;
+  for (int p = 0; p < 2; ++p)
+    for (int f = 0; f < kNumFeatures; ++f) {
+      out.weight[p][f] = int(std::lround(w[p * kNumFeatures + f]));
+    }
+  return out;
+}
+
+double LinearEval(const CoefficientSet& set, size_t i, const Weights& w) {
+  double mg = 0, eg = 0;
+  const double* wmg = w.data();
+  const double* weg = w.data() + kNumFeatures;
+  for (const Coefficient* c = set.begin(i); c != set.end(i); ++c) {
+    mg += c->count * wmg[c->feature];
+    eg += c->count * weg[c->feature];
+  }
+  const double share = set.mg_share(i);
+  return mg * share + eg * (1 - share);
+}
+
+double Loss(const CoefficientSet& set, const Weights& w, double k, int threads,
+            Weights* gradient, size_t first, size_t last) {
+  last = std::min(last, set.size());
+  if (first >= last) return 0;
+  threads = std::max(1, threads);
+  const size_t n = last - first;
+  std::vector<double> partial_loss(threads, 0);
+  std::vector<Weights> partial_grad(gradient ? threads : 0,
+                                    Weights(w.size(), 0));
+  auto work = [&](int t) {
+    const size_t begin = first + n * t / threads,
+                 end = first + n * (t + 1) / threads;
+    double loss = 0;
+    double* g_mg = gradient ? partial_grad[t].data() : nullptr;
+    double* g_eg = gradient ? partial_grad[t].data() + kNumFeatures : nullptr;
+    const double* wmg = w.data();
+    const double* weg = w.data() + kNumFeatures;
+    for (size_t i = begin; i < end; ++i) {
+      const Coefficient* b = set.begin(i);
+      const Coefficient* e = set.end(i);
+      double mg = 0, eg = 0;
+      for (const Coefficient* c = b; c != e; ++c) {
+        mg += c->count * wmg[c->feature];
+        eg += c->count * weg[c->feature];
+      }
+      const double share = set.mg_share(i);
+      const double s = Sigmoid(k, mg * share + eg * (1 - share));
+      const double error = set.result(i) - s;
+      loss += error * error;
+      if (gradient) {
+        // d(error^2)/dq = -2 error s (1 - s) K ln10/400
+        const double d = -2 * error * s * (1 - s) * k * kLn10Over400;
+        const double d_mg = d * share, d_eg = d * (1 - share);
+        for (const Coefficient* c = b; c != e; ++c) {
+          g_mg[c->feature] += d_mg * c->count;
+          g_eg[c->feature] += d_eg * c->count;
+        }
+      }
+    }
+    partial_loss[t] = loss;
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(work, t);
+  work(0);
+  for (std::thread& th : pool) th.join();
+  double loss = 0;
+  for (double l : partial_loss) loss += l;
+  if (gradient) {
+    gradient->assign(w.size(), 0);
+    for (const Weights& g : partial_grad)
+      for (size_t j = 0; j < g.size(); ++j) (*gradient)[j] += g[j] / double(n);
+  }
+  return loss / double(n);
+}
+
+double FitK(const CoefficientSet& set, const Weights& w, int threads) {
+  double lo = 0.05, hi = 5.0;
+  const double ratio = (std::sqrt(5.0) - 1) / 2;
+  double a = hi - ratio * (hi - lo), b = lo + ratio * (hi - lo);
+  double fa = Loss(set, w, a, threads), fb = Loss(set, w, b, threads);
+  for (int i = 0; i < 60; ++i) {
+    if (fa < fb) {
+      hi = b, b = a, fb = fa;
+      a = hi - ratio * (hi - lo);
+      fa = Loss(set, w, a, threads);
+    } else {
+      lo = a, a = b, fa = fb;
+      b = lo + ratio * (hi - lo);
+      fb = Loss(set, w, b, threads);
+    }
+  }
+  return (lo + hi) / 2;
+}
+
+std::vector<bool> TunableMask(const TexelSettings& s) {
+  std::vector<bool> mask(2 * kNumFeatures, s.blocks().empty());
+  for (int p = 0; p < 2; ++p) {
+    for (int f = 0; f < kNumFeatures; ++f) {
+      const std::string name = EvalWeights::FeatureName(f);
+      for (const std::string& block : s.blocks()) {
+        if (name == block || name.rfind(block + ".", 0) == 0)
+          mask[p * kNumFeatures + f] = true;
+      }
+      // The king's value cancels out (one king each): never tune it.
+      if (f == kValueFeatures + kKing) mask[p * kNumFeatures + f] = false;
+    }
+  }
+  return mask;
+}
+
+TexelResult TuneTexel(const CoefficientSet& set, const Weights& start,
+                      const TexelSettings& s,
+                      const std::function<void(int, double)>& on_epoch) {
+  TexelResult r;
+  r.weights = start;
+  const int threads = std::max(1, s.threads());
+  r.k = s.k() > 0 ? s.k() : FitK(set, start, threads);
+  r.start_loss = Loss(set, start, r.k, threads);
+  const std::vector<bool> mask = TunableMask(s);
+  // Adam, with steps in centipawns.
+  const double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;
+  Weights m(start.size(), 0), v(start.size(), 0), g;
+  const size_t batch = s.batch_size() > 0 ? size_t(s.batch_size()) : set.size();
+  int step = 0;
+  for (int epoch = 1; epoch <= s.epochs(); ++epoch) {
+    double epoch_loss = 0;
+    for (size_t first = 0; first < set.size(); first += batch) {
+      const double loss =
+          Loss(set, r.weights, r.k, threads, &g, first, first + batch);
+      epoch_loss += loss * double(std::min(batch, set.size() - first));
+      ++step;
+      const double c1 = 1 - std::pow(beta1, step),
+                   c2 = 1 - std::pow(beta2, step);
+      for (size_t j = 0; j < r.weights.size(); ++j) {
+        if (!mask[j]) continue;
+        m[j] = beta1 * m[j] + (1 - beta1) * g[j];
+        v[j] = beta2 * v[j] + (1 - beta2) * g[j] * g[j];
+        r.weights[j] -=
+            s.learning_rate() * (m[j] / c1) / (std::sqrt(v[j] / c2) + eps);
+      }
+    }
+    if (on_epoch)
+      on_epoch(epoch, epoch_loss / double(std::max<size_t>(1, set.size())));
+  }
+  r.final_loss = Loss(set, r.weights, r.k, threads);
+  return r;
+}
+
+}  // namespace chess

@@ -1,0 +1,82 @@
+// Texel tuning of the evaluation's weights. The evaluation is linear in its
+// weights, so each position is turned once into sparse coefficients
+// (white-minus-black feature counts and its phase); an epoch then never calls
+// the evaluator.
+#ifndef TUNER_TEXEL_H_
+#define TUNER_TEXEL_H_
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "engine/eval_weights.h"
+#include "tuner/tuning.pb.h"
+
+namespace chess {
+
+struct Coefficient {
+  uint16_t feature;
+  int16_t count;
+};
+
+class CoefficientSet {
+ public:
+  void Add(const Position& pos, float result,
+           const std::array<int, 6>& phase_weight);
+  size_t size() const { return result_.size(); }
+  // Entries of position i: [begin(i), end(i)).
+  const Coefficient* begin(size_t i) const {
+    return entries_.data() + offsets_[i];
+  }
+  const Coefficient* end(size_t i) const {
+    return entries_.data() + offsets_[i + 1];
+  }
+  float mg_share(size_t i) const { return mg_share_[i]; }  // phase / 24
+  float result(size_t i) const { return result_[i]; }
+
+ private:
+  std::vector<uint32_t> offsets_{0};
+  std::vector<Coefficient> entries_;
+  std::vector<float> mg_share_;
+  std::vector<float> result_;
+};
+
+// weights[phase * kNumFeatures + feature], real-valued while tuning.
+using Weights = std::vector<double>;
+Weights ToWeights(const EvalWeights& w);
+EvalWeights ToEvalWeights(const Weights& w,
+                          const std::array<int, 6>& phase_weight);
+
+// The White-view evaluation of position i, linear in the weights.
+double LinearEval(const CoefficientSet& set, size_t i, const Weights& w);
+
+// Mean squared error of sigma(K q) against the results; with `gradient` (same
+// layout as the weights) also its exact gradient. Positions [first, last) (all
+// by default), split over `threads` in a fixed way, so results do not depend on
+// scheduling.
+double Loss(const CoefficientSet& set, const Weights& w, double k, int threads,
+            Weights* gradient = nullptr, size_t first = 0,
+            size_t last = SIZE_MAX);
+
+// The K minimising the loss for fixed weights (golden-section search).
+double FitK(const CoefficientSet& set, const Weights& w, int threads);
+
+struct TexelResult {
+  Weights weights;
+  double k = 0;
+  double start_loss = 0;
+  double final_loss = 0;
+};
+
+// Adam on the loss; `on_epoch(epoch, loss)` reports progress.
+TexelResult TuneTexel(const CoefficientSet& set, const Weights& start,
+                      const TexelSettings& s,
+                      const std::function<void(int, double)>& on_epoch = {});
+
+// Which weights the settings tune (a mask over the weight vector).
+std::vector<bool> TunableMask(const TexelSettings& s);
+
+}  // namespace chess
+
+#endif  // TUNER_TEXEL_H_

@@ -1,0 +1,132 @@
+#include "tuner/texel.h"
+
+#include <cmath>
+
+#include "absl/strings/str_cat.h"
+#include "engine/config.h"
+#include "engine/evaluate.h"
+#include "engine/test_util.h"
+#include "gtest/gtest.h"
+
+namespace chess {
+namespace {
+
+EvalWeights Load(const std::string& name) {
+  auto config =
+      LoadEngineConfig(absl::StrCat("configs/engines/", name, ".textproto"));
+  EXPECT_TRUE(config.ok()) << config.status();
+  return *EvalWeights::FromProto(config->eval());
+}
+
+double Sigma(double k, double q) {
+  return 1 / (1 + std::pow(10.0, -k * q / 400));
+}
+
+// Positions from random games, labelled with the win probability `truth`
+// predicts.
+CoefficientSet Labelled(const EvalWeights& truth, double k, int games,
+                        uint64_t seed) {
+  CoefficientSet set;
+  for (const Position& pos : testing::RandomPlayPositions(games, 60, seed)) {
+    if (pos.InCheck()) continue;
+    const int eval =
+        ReferenceEvaluate(pos, truth) * (pos.side_to_move() == kWhite ? 1 : -1);
+    set.Add(pos, float(Sigma(k, eval)), truth.phase_weight);
+  }
+  return set;
+}
+
+TEST(TexelTest, LinearEvalMatchesTheEngine) {
+  const EvalWeights w = Load("pesto");
+  const Weights weights = ToWeights(w);
+  CoefficientSet set;
+  std::vector<Position> positions = testing::RandomPlayPositions(30, 80, 3);
+  for (const Position& p : positions) set.Add(p, 0.5f, w.phase_weight);
+  for (size_t i = 0; i < positions.size(); ++i) {
+    const int white = ReferenceEvaluate(positions[i], w) *
+                      (positions[i].side_to_move() == kWhite ? 1 : -1);
+    EXPECT_NEAR(LinearEval(set, i, weights), white,
+                1.0);  // the engine rounds once
+  }
+}
+
+TEST(TexelTest, GradientEqualsFiniteDifferences) {
+  const EvalWeights w = Load("simplified");
+  CoefficientSet set = Labelled(Load("pesto"), 1.1, 40, 5);
+  Weights weights = ToWeights(w);
+  Weights gradient;
+  Loss(set, weights, 1.1, 2, &gradient);
+  int checked = 0;
+  for (int f : {kValueFeatures + kKnight, kPstFeatures + kPawn * 64 + 36,
+                kPstFeatures + kKnight * 64 + 45, kTempoFeature}) {
+    for (int phase = 0; phase < 2; ++phase) {
+      const size_t j = phase * kNumFeatures + f;
+      const double h = 0.01;
+      Weights up = weights, down = weights;
+      up[j] += h;
+      down[j] -= h;
+      const double numeric =
+          (Loss(set, up, 1.1, 1) - Loss(set, down, 1.1, 1)) / (2 * h);
+      EXPECT_NEAR(gradient[j], numeric, 1e-6 + 1e-3 * std::abs(numeric))
+          << f << " " << phase;
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 8);
+}
+
+TEST(TexelTest, ResultsDoNotDependOnThreads) {
+  CoefficientSet set = Labelled(Load("pesto"), 1.0, 40, 6);
+  const Weights w = ToWeights(Load("simplified"));
+  Weights g1, g3;
+  EXPECT_NEAR(Loss(set, w, 1.0, 1, &g1), Loss(set, w, 1.0, 3, &g3), 1e-12);
+  for (size_t j = 0; j < g1.size(); ++j) ASSERT_NEAR(g1[j], g3[j], 1e-12);
+}
+
+TEST(TexelTest, FitKRecoversTheLabellingK) {
+  const EvalWeights truth = Load("pesto");
+  for (double k : {0.6, 1.0, 1.7}) {
+    CoefficientSet set = Labelled(truth, k, 60, 7);
+    EXPECT_NEAR(FitK(set, ToWeights(truth), 2), k, 0.01);
+  }
+}
+
+TEST(TexelTest, TuningRecoversKnownWeights) {
+  // Labels from PeSTO's weights; start from the founding documents' tables.
+  const EvalWeights truth = Load("pesto");
+  CoefficientSet train = Labelled(truth, 1.0, 1500, 11);
+  CoefficientSet held_out = Labelled(truth, 1.0, 100, 12);
+  TexelSettings settings;
+  settings.set_epochs(400);
+  settings.set_learning_rate(3.0);
+  settings.set_k(1.0);
+  settings.set_threads(2);
+  EvalWeights start = Load("simplified");
+  start.weight[kMg][kValueFeatures + kKing] =
+      start.weight[kEg][kValueFeatures + kKing] = 0;
+  const TexelResult r = TuneTexel(train, ToWeights(start), settings);
+  EXPECT_LT(r.final_loss, r.start_loss / 20);
+  // Values and tables are only identified together: compare what the evaluation
+  // says.
+  double error = 0, before = 0;
+  const Weights truth_w = ToWeights(truth), start_w = ToWeights(start);
+  for (size_t i = 0; i < held_out.size(); ++i) {
+    error += std::abs(LinearEval(held_out, i, r.weights) -
+                      LinearEval(held_out, i, truth_w));
+    before += std::abs(LinearEval(held_out, i, start_w) -
+                       LinearEval(held_out, i, truth_w));
+  }
+  error /= held_out.size();
+  before /= held_out.size();
+  EXPECT_LT(error, 15.0) << "mean |tuned - true| eval in cp; before tuning "
+                         << before;
+  // A frequent square: a knight on f3 (value + table), middle game.
+  const int f3 = kPstFeatures + kKnight * 64 + 45;
+  const double tuned = r.weights[kValueFeatures + kKnight] + r.weights[f3];
+  const double real =
+      truth.weight[kMg][kValueFeatures + kKnight] + truth.weight[kMg][f3];
+  EXPECT_NEAR(tuned, real, 25);
+}
+
+}  // namespace
+}  // namespace chess

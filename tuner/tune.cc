@@ -1,0 +1,99 @@
+#include "tuner/tune.h"
+
+#include <algorithm>
+#include <fstream>
+#include <numeric>
+#include <random>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "arena/schedule.h"
+#include "google/protobuf/text_format.h"
+
+namespace chess {
+
+absl::StatusOr<TunedConfig> TuneEvaluation(const TrainingSet& data,
+                                           const EngineConfig& start,
+                                           const TexelSettings& settings,
+                                           std::ostream* log) {
+  absl::StatusOr<EvalWeights> weights = EvalWeights::FromProto(start.eval());
+  if (!weights.ok()) return weights.status();
+  if (data.positions_size() == 0)
+    return absl::InvalidArgumentError("no training positions");
+  std::vector<int> order(data.positions_size());
+  std::iota(order.begin(), order.end(), 0);
+  std::mt19937_64 rng(Mix64(settings.seed()));
+  for (size_t i = order.size() - 1; i > 0; --i)
+    std::swap(order[i], order[rng() % (i + 1)]);
+  CoefficientSet set;
+  for (int i : order) {
+    absl::StatusOr<Position> pos = Position::FromFen(data.positions(i).fen());
+    if (!pos.ok())
+      return absl::DataLossError(
+          absl::StrCat("training position ", i, ": ", pos.status().message()));
+    set.Add(*pos, data.positions(i).result(), weights->phase_weight);
+  }
+  TunedConfig out;
+  out.positions = set.size();
+  out.texel = TuneTexel(
+      set, ToWeights(*weights), settings, [&](int epoch, double loss) {
+        if (log && (epoch % 50 == 0 || epoch == 1)) {
+          *log << absl::StrFormat("epoch %4d  loss %.6f\n", epoch, loss);
+        }
+      });
+  out.config = start;
+  *out.config.mutable_eval() =
+      ToEvalWeights(out.texel.weights, weights->phase_weight).ToProto();
+  return out;
+}
+
+std::string DescribeChanges(const EvalParams& before, const EvalParams& after,
+                            int top) {
+  absl::StatusOr<EvalWeights> a = EvalWeights::FromProto(before);
+  absl::StatusOr<EvalWeights> b = EvalWeights::FromProto(after);
+  if (!a.ok() || !b.ok()) return "(cannot compare)\n";
+  std::string s = "piece values (mg / eg): before -> after\n";
+  for (int t = kPawn; t <= kQueen; ++t) {
+    const int f = kValueFeatures + t;
+    absl::StrAppendFormat(&s, "  %-14s %5d / %5d  ->  %5d / %5d\n",
+                          EvalWeights::FeatureName(f), a->weight[kMg][f],
+                          a->weight[kEg][f], b->weight[kMg][f],
+                          b->weight[kEg][f]);
+  }
+  struct Change {
+    int feature, phase, from, to;
+  };
+  std::vector<Change> changes;
+  for (int p = 0; p < 2; ++p)
+    for (int f = kPstFeatures; f < kPstFeatures + 384; ++f)
+      if (a->weight[p][f] != b->weight[p][f])
+        changes.push_back({f, p, a->weight[p][f], b->weight[p][f]});
+  std::sort(changes.begin(), changes.end(),
+            [](const Change& x, const Change& y) {
+              return std::abs(x.to - x.from) > std::abs(y.to - y.from);
+            });
+  absl::StrAppendFormat(&s, "largest piece-square changes (of %d changed):\n",
+                        changes.size());
+  for (int i = 0; i < std::min<int>(top, int(changes.size())); ++i) {
+    const Change& c = changes[i];
+    absl::StrAppendFormat(&s, "  %-20s %s %5d -> %5d (%+d)\n",
+                          EvalWeights::FeatureName(c.feature),
+                          c.phase == kMg ? "mg" : "eg", c.from, c.to,
+                          c.to - c.from);
+  }
+  return s;
+}
+
+absl::Status WriteTextProto(const google::protobuf::Message& message,
+                            const std::string& path,
+                            const std::string& header_comment) {
+  std::string text;
+  google::protobuf::TextFormat::PrintToString(message, &text);
+  std::ofstream out(path);
+  out << header_comment << text;
+  if (!out.flush())
+    return absl::InternalError(absl::StrCat(path, ": cannot write"));
+  return absl::OkStatus();
+}
+
+}  // namespace chess

@@ -1,0 +1,39 @@
+// From a training set and a starting config to a tuned config, and the readable
+// diff.
+#ifndef TUNER_TUNE_H_
+#define TUNER_TUNE_H_
+
+#include <ostream>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "engine/engine_config.pb.h"
+#include "tuner/texel.h"
+#include "tuner/tuning.pb.h"
+
+namespace chess {
+
+struct TunedConfig {
+  EngineConfig config;
+  TexelResult texel;
+  size_t positions = 0;
+};
+
+// Shuffles the positions by the settings' seed, builds coefficients, runs Texel
+// tuning.
+absl::StatusOr<TunedConfig> TuneEvaluation(const TrainingSet& data,
+                                           const EngineConfig& start,
+                                           const TexelSettings& settings,
+                                           std::ostream* log);
+
+// Piece values before and after, then the largest piece-square changes.
+std::string DescribeChanges(const EvalParams& before, const EvalParams& after,
+                            int top = 12);
+
+absl::Status WriteTextProto(const google::protobuf::Message& message,
+                            const std::string& path,
+                            const std::string& header_comment);
+
+}  // namespace chess
+
+#endif  // TUNER_TUNE_H_

@@ -1,0 +1,268 @@
+// tuner: learns evaluation weights from arena games and tunes search constants.
+//
+//   tuner extract --out=DATA INPUT...     arena logs (*.log) and text datasets
+//   -> DATA tuner texel --data=DATA[,DATA] --start=CONFIG --out=CONFIG
+//   [--record=RUN.textproto] tuner spsa SPSA.textproto --state=FILE
+//   --work_dir=DIR tuner loop LOOP.textproto --output_dir=DIR tuner bench
+//   [--positions=1000000] [--threads=2]   one full-batch gradient epoch, timed
+//
+// Exit codes: 0 done, 2 bad input, 4 I/O error.
+#include <signal.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <random>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "engine/config.h"
+#include "engine/movegen.h"
+#include "tuner/extract.h"
+#include "tuner/loop.h"
+#include "tuner/spsa.h"
+#include "tuner/tune.h"
+
+ABSL_FLAG(std::string, out, "",
+          "extract: dataset to write; texel: config to write");
+ABSL_FLAG(int, skip_plies, 0, "extract: plies skipped after the book");
+ABSL_FLAG(int, max_per_game, 0, "extract: positions kept per game (0: all)");
+ABSL_FLAG(std::string, qsearch_config, "",
+          "extract: config whose quiescence resolves positions");
+ABSL_FLAG(std::string, data, "",
+          "texel: comma-separated datasets from `tuner extract`");
+ABSL_FLAG(std::string, start, "", "texel: starting engine config");
+ABSL_FLAG(std::string, record, "",
+          "texel: where to record the run (configs/tuning/*.textproto)");
+ABSL_FLAG(int, epochs, 300, "texel: epochs");
+ABSL_FLAG(double, learning_rate, 1.0, "texel: Adam step size in centipawns");
+ABSL_FLAG(int, batch_size, 0, "texel: mini-batch size (0: full batch)");
+ABSL_FLAG(int, threads, 2, "texel/bench: threads");
+ABSL_FLAG(double, k, 0, "texel: fixed K (0: fit it)");
+ABSL_FLAG(std::string, blocks, "",
+          "texel: feature blocks to tune, e.g. value,pst (default all)");
+ABSL_FLAG(uint64_t, seed, 1, "random seed");
+ABSL_FLAG(std::string, state, "", "spsa: checkpoint file");
+ABSL_FLAG(std::string, work_dir, "", "spsa: directory for game logs");
+ABSL_FLAG(std::string, output_dir, "", "loop: output directory");
+ABSL_FLAG(int, positions, 1000000, "bench: positions");
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string UserPath(const std::string& path) {
+  const char* cwd = std::getenv("BUILD_WORKING_DIRECTORY");
+  if (path.empty() || fs::path(path).is_absolute() || !cwd) return path;
+  return (fs::path(cwd) / path).string();
+}
+
+int Fail(const absl::Status& s, int code = 2) {
+  std::cerr << s.message() << "\n";
+  return code;
+}
+
+int Extract(const std::vector<char*>& inputs) {
+  const std::string out = UserPath(absl::GetFlag(FLAGS_out));
+  if (out.empty() || inputs.empty())
+    return Fail(absl::InvalidArgumentError("extract needs --out and inputs"));
+  chess::ExtractOptions options;
+  options.skip_plies = absl::GetFlag(FLAGS_skip_plies);
+  options.max_per_game = absl::GetFlag(FLAGS_max_per_game);
+  options.seed = absl::GetFlag(FLAGS_seed);
+  options.qsearch_config = chess::DefaultEngineConfig();
+  if (const std::string q = absl::GetFlag(FLAGS_qsearch_config); !q.empty()) {
+    auto config = chess::LoadEngineConfig(UserPath(q));
+    if (!config.ok()) return Fail(config.status());
+    options.qsearch_config = *config;
+  }
+  chess::TrainingSet set;
+  for (char* input : inputs) {
+    const std::string path = UserPath(input);
+    absl::Status s = absl::EndsWith(path, ".log")
+                         ? chess::ExtractFromLog(path, options, &set)
+                         : chess::ReadTextDataset(path, &set, &std::cerr);
+    if (!s.ok()) return Fail(s);
+  }
+  if (absl::Status s = chess::WriteTrainingSet(set, out); !s.ok())
+    return Fail(s, 4);
+  std::cout << "kept " << set.positions_size() << " positions\n";
+  for (const auto& [reason, count] : set.dropped())
+    std::cout << "dropped " << count << " " << reason << "\n";
+  return 0;
+}
+
+chess::TexelSettings SettingsFromFlags() {
+  chess::TexelSettings s;
+  s.set_epochs(absl::GetFlag(FLAGS_epochs));
+  s.set_learning_rate(absl::GetFlag(FLAGS_learning_rate));
+  s.set_batch_size(absl::GetFlag(FLAGS_batch_size));
+  s.set_threads(absl::GetFlag(FLAGS_threads));
+  s.set_seed(absl::GetFlag(FLAGS_seed));
+  s.set_k(absl::GetFlag(FLAGS_k));
+  for (absl::string_view b :
+       absl::StrSplit(absl::GetFlag(FLAGS_blocks), ',', absl::SkipEmpty())) {
+    s.add_blocks(std::string(b));
+  }
+  return s;
+}
+
+int Texel() {
+  const std::string out = UserPath(absl::GetFlag(FLAGS_out));
+  const std::string start_path = UserPath(absl::GetFlag(FLAGS_start));
+  if (out.empty() || start_path.empty() || absl::GetFlag(FLAGS_data).empty()) {
+    return Fail(
+        absl::InvalidArgumentError("texel needs --data, --start and --out"));
+  }
+  auto start = chess::LoadEngineConfig(start_path);
+  if (!start.ok()) return Fail(start.status());
+  chess::TrainingSet data;
+  chess::TuningRun run;
+  for (absl::string_view d :
+       absl::StrSplit(absl::GetFlag(FLAGS_data), ',', absl::SkipEmpty())) {
+    auto set = chess::ReadTrainingSet(UserPath(std::string(d)));
+    if (!set.ok()) return Fail(set.status());
+    data.MergeFrom(*set);
+    run.add_datasets(std::string(d));
+  }
+  const chess::TexelSettings settings = SettingsFromFlags();
+  const auto t0 = std::chrono::steady_clock::now();
+  auto tuned = chess::TuneEvaluation(data, *start, settings, &std::cerr);
+  if (!tuned.ok()) return Fail(tuned.status());
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+          .count();
+  tuned->config.set_name(fs::path(out).stem().string());
+  if (auto s = chess::WriteTextProto(
+          tuned->config, out,
+          absl::StrCat("# Texel-tuned from ", absl::GetFlag(FLAGS_start),
+                       " on ", absl::GetFlag(FLAGS_data), "\n"));
+      !s.ok()) {
+    return Fail(s, 4);
+  }
+  std::cout << absl::StrFormat(
+      "positions %d  K %.4f  loss %.6f -> %.6f  (%.1f s)\n", tuned->positions,
+      tuned->texel.k, tuned->texel.start_loss, tuned->texel.final_loss,
+      seconds);
+  std::cout << chess::DescribeChanges(start->eval(), tuned->config.eval());
+  if (const std::string record = UserPath(absl::GetFlag(FLAGS_record));
+      !record.empty()) {
+    run.set_date(
+        absl::FormatTime(absl::RFC3339_sec, absl::Now(), absl::UTCTimeZone()));
+    run.set_start_config(absl::GetFlag(FLAGS_start));
+    run.set_output_config(absl::GetFlag(FLAGS_out));
+    *run.mutable_settings() = settings;
+    run.set_positions(int64_t(tuned->positions));
+    run.set_k(tuned->texel.k);
+    run.set_start_loss(tuned->texel.start_loss);
+    run.set_final_loss(tuned->texel.final_loss);
+    run.set_seconds(seconds);
+    if (auto s = chess::WriteTextProto(run, record, "# A tuner texel run\n");
+        !s.ok())
+      return Fail(s, 4);
+  }
+  return 0;
+}
+
+template <typename Message>
+absl::StatusOr<Message> LoadTextProto(const std::string& path) {
+  auto text = chess::ReadFile(path);
+  if (!text.ok()) return text.status();
+  Message m;
+  if (absl::Status s = chess::ParseTextProto(*text, path, &m, nullptr); !s.ok())
+    return s;
+  return m;
+}
+
+int Bench() {
+  // Positions from seeded random play: the coefficient layout is what matters,
+  // not the labels.
+  const int n = absl::GetFlag(FLAGS_positions);
+  chess::CoefficientSet set;
+  std::mt19937_64 rng(absl::GetFlag(FLAGS_seed));
+  const std::array<int, 6> phase = {0, 1, 1, 2, 4, 0};
+  chess::Position pos = chess::Position::Start();
+  int ply = 0;
+  while (int(set.size()) < n) {
+    chess::MoveList moves = chess::LegalMoves(pos);
+    if (moves.empty() || ply++ > 120) {
+      pos = chess::Position::Start();
+      ply = 0;
+      continue;
+    }
+    pos.MakeMove(moves[rng() % moves.size()]);
+    if (ply > 8) set.Add(pos, float(rng() % 3) / 2, phase);
+  }
+  const chess::Weights w = chess::ToWeights(
+      *chess::EvalWeights::FromProto(chess::DefaultEngineConfig().eval()));
+  chess::Weights g;
+  const int threads = absl::GetFlag(FLAGS_threads);
+  chess::Loss(set, w, 1.0, threads, &g);  // warm-up
+  double best = 1e9;
+  for (int i = 0; i < 10; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    chess::Loss(set, w, 1.0, threads, &g);
+    best = std::min(best, std::chrono::duration<double>(
+                              std::chrono::steady_clock::now() - t0)
+                              .count());
+  }
+  std::cout << absl::StrFormat(
+      "full-batch gradient epoch: %d positions, %d threads: %.1f ms (best of "
+      "10), %.1f M positions/s\n",
+      n, threads, best * 1000, n / best / 1e6);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  absl::SetProgramUsageMessage(
+      "tuner extract|texel|spsa|loop|bench ... (see tuner_main.cc)");
+  std::vector<char*> args = absl::ParseCommandLine(argc, argv);
+  ::signal(SIGPIPE, SIG_IGN);
+  const std::string command = args.size() > 1 ? args[1] : "";
+  std::vector<char*> rest(args.begin() + std::min<size_t>(2, args.size()),
+                          args.end());
+  if (command == "extract") return Extract(rest);
+  if (command == "texel") return Texel();
+  if (command == "bench") return Bench();
+  if (command == "spsa" || command == "loop") {
+    if (rest.size() != 1)
+      return Fail(
+          absl::InvalidArgumentError(command + " needs one config file"));
+    const std::string path = UserPath(rest[0]);
+    const std::string dir = fs::path(path).parent_path().string();
+    if (command == "spsa") {
+      auto config = LoadTextProto<chess::SpsaConfig>(path);
+      if (!config.ok()) return Fail(config.status());
+      const std::string state = UserPath(absl::GetFlag(FLAGS_state));
+      const std::string work = UserPath(absl::GetFlag(FLAGS_work_dir));
+      if (state.empty() || work.empty())
+        return Fail(
+            absl::InvalidArgumentError("spsa needs --state and --work_dir"));
+      if (auto s = chess::RunSpsa(*config, dir, state, work, std::cout);
+          !s.ok())
+        return Fail(s);
+      return 0;
+    }
+    auto config = LoadTextProto<chess::LoopConfig>(path);
+    if (!config.ok()) return Fail(config.status());
+    const std::string out = UserPath(absl::GetFlag(FLAGS_output_dir));
+    if (out.empty())
+      return Fail(absl::InvalidArgumentError("loop needs --output_dir"));
+    auto report = chess::RunLoop(*config, dir, out, std::cerr);
+    if (!report.ok()) return Fail(report.status());
+    std::cout << chess::FormatLoopReport(*report);
+    return 0;
+  }
+  std::cerr << "usage: tuner extract|texel|spsa|loop|bench (see --help)\n";
+  return 2;
+}
