@@ -109,6 +109,10 @@ absl::Status ExtractFromLog(const std::string& log_path,
       TrainingPosition tp;
       tp.set_fen(quiet.ToFen());
       tp.set_result(WhiteResult(g.result()));
+      if (m.has_score_cp()) {
+        tp.set_score_cp(before.side_to_move() == kWhite ? m.score_cp()
+                                                        : -m.score_cp());
+      }
       kept.push_back(std::move(tp));
     }
     if (options.max_per_game > 0 && int(kept.size()) > options.max_per_game) {

@@ -17,8 +17,20 @@ double Sigmoid(double k, double q) {
 
 }  // namespace
 
+void CoefficientSet::BlendTargets(double result_weight, double k) {
+  target_.assign(result_.begin(), result_.end());
+  if (result_weight >= 1) return;
+  for (size_t i = 0; i < result_.size(); ++i) {
+    if (std::isnan(score_[i])) continue;
+    target_[i] = float(result_weight * result_[i] +
+                       (1 - result_weight) * Sigmoid(k, score_[i]));
+  }
+}
+
 void CoefficientSet::Add(const Position& pos, float result,
-                         const std::array<int, 6>& phase_weight) {
+                         const std::array<int, 6>& phase_weight,
+                         std::optional<int> score_cp) {
+  score_.push_back(score_cp ? float(*score_cp) : std::nanf(""));
   for (const FeatureCount& fc : CountFeatures(pos)) {
     entries_.push_back({uint16_t(fc.feature), int16_t(fc.count)});
   }
@@ -148,13 +160,14 @@ std::vector<bool> TunableMask(const TexelSettings& s) {
   return mask;
 }
 
-TexelResult TuneTexel(const CoefficientSet& set, const Weights& start,
+TexelResult TuneTexel(CoefficientSet& set, const Weights& start,
                       const TexelSettings& s,
                       const std::function<void(int, double)>& on_epoch) {
   TexelResult r;
   r.weights = start;
   const int threads = std::max(1, s.threads());
   r.k = s.k() > 0 ? s.k() : FitK(set, start, threads);
+  set.BlendTargets(s.result_weight(), r.k);
   r.start_loss = Loss(set, start, r.k, threads);
   const std::vector<bool> mask = TunableMask(s);
   // Adam, with steps in centipawns.
@@ -173,6 +186,7 @@ TexelResult TuneTexel(const CoefficientSet& set, const Weights& start,
                    c2 = 1 - std::pow(beta2, step);
       for (size_t j = 0; j < r.weights.size(); ++j) {
         if (!mask[j]) continue;
+        g[j] += 2 * s.l2() * (r.weights[j] - start[j]);
         m[j] = beta1 * m[j] + (1 - beta1) * g[j];
         v[j] = beta2 * v[j] + (1 - beta2) * g[j] * g[j];
         r.weights[j] -=

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "engine/eval_weights.h"
@@ -22,8 +23,14 @@ struct Coefficient {
 
 class CoefficientSet {
  public:
+  // `score_cp`: a search score from White's side to blend into the target, if
+  // any.
   void Add(const Position& pos, float result,
-           const std::array<int, 6>& phase_weight);
+           const std::array<int, 6>& phase_weight,
+           std::optional<int> score_cp = std::nullopt);
+  // Targets become w * result + (1 - w) * sigma(k * score) where a score is
+  // known.
+  void BlendTargets(double result_weight, double k);
   size_t size() const { return result_.size(); }
   // Entries of position i: [begin(i), end(i)).
   const Coefficient* begin(size_t i) const {
@@ -33,13 +40,17 @@ class CoefficientSet {
     return entries_.data() + offsets_[i + 1];
   }
   float mg_share(size_t i) const { return mg_share_[i]; }  // phase / 24
-  float result(size_t i) const { return result_[i]; }
+  float result(size_t i) const {
+    return target_.empty() ? result_[i] : target_[i];
+  }
 
  private:
   std::vector<uint32_t> offsets_{0};
   std::vector<Coefficient> entries_;
   std::vector<float> mg_share_;
   std::vector<float> result_;
+  std::vector<float> score_;  // NaN: none
+  std::vector<float> target_;
 };
 
 // weights[phase * kNumFeatures + feature], real-valued while tuning.
@@ -69,8 +80,9 @@ struct TexelResult {
   double final_loss = 0;
 };
 
-// Adam on the loss; `on_epoch(epoch, loss)` reports progress.
-TexelResult TuneTexel(const CoefficientSet& set, const Weights& start,
+// Fits K on the results (unless given), blends the targets (see result_weight),
+// then runs Adam on the loss; `on_epoch(epoch, loss)` reports progress.
+TexelResult TuneTexel(CoefficientSet& set, const Weights& start,
                       const TexelSettings& s,
                       const std::function<void(int, double)>& on_epoch = {});
 

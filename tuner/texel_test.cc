@@ -91,6 +91,15 @@ TEST(TexelTest, FitKRecoversTheLabellingK) {
   }
 }
 
+TEST(TexelTest, TargetsBlendResultAndScore) {
+  CoefficientSet set;
+  set.Add(Position::Start(), 1.0f, {0, 1, 1, 2, 4, 0}, 0);
+  set.Add(Position::Start(), 0.0f, {0, 1, 1, 2, 4, 0});
+  set.BlendTargets(0.5, 1.0);
+  EXPECT_FLOAT_EQ(set.result(0), 0.75f);  // 0.5 * 1 + 0.5 * sigma(0)
+  EXPECT_FLOAT_EQ(set.result(1), 0.0f);   // no score: the result alone
+}
+
 TEST(TexelTest, TuningRecoversKnownWeights) {
   // Labels from PeSTO's weights; start from the founding documents' tables.
   const EvalWeights truth = Load("pesto");
@@ -101,6 +110,7 @@ TEST(TexelTest, TuningRecoversKnownWeights) {
   settings.set_learning_rate(3.0);
   settings.set_k(1.0);
   settings.set_threads(2);
+  settings.set_l2(0);
   EvalWeights start = Load("simplified");
   start.weight[kMg][kValueFeatures + kKing] =
       start.weight[kEg][kValueFeatures + kKing] = 0;

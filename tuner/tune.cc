@@ -31,7 +31,10 @@ absl::StatusOr<TunedConfig> TuneEvaluation(const TrainingSet& data,
     if (!pos.ok())
       return absl::DataLossError(
           absl::StrCat("training position ", i, ": ", pos.status().message()));
-    set.Add(*pos, data.positions(i).result(), weights->phase_weight);
+    const TrainingPosition& tp = data.positions(i);
+    set.Add(
+        *pos, tp.result(), weights->phase_weight,
+        tp.has_score_cp() ? std::optional<int>(tp.score_cp()) : std::nullopt);
   }
   TunedConfig out;
   out.positions = set.size();

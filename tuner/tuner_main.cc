@@ -50,6 +50,11 @@ ABSL_FLAG(double, k, 0, "texel: fixed K (0: fit it)");
 ABSL_FLAG(std::string, blocks, "",
           "texel: feature blocks to tune, e.g. value,pst (default all)");
 ABSL_FLAG(uint64_t, seed, 1, "random seed");
+ABSL_FLAG(double, result_weight, 1.0,
+          "texel: weight of the game result in the target; the rest is the "
+          "recorded search score");
+ABSL_FLAG(double, l2, 1e-7,
+          "texel: L2 pull towards the starting weights (per cp^2)");
 ABSL_FLAG(std::string, state, "", "spsa: checkpoint file");
 ABSL_FLAG(std::string, work_dir, "", "spsa: directory for game logs");
 ABSL_FLAG(std::string, output_dir, "", "loop: output directory");
@@ -108,6 +113,8 @@ chess::TexelSettings SettingsFromFlags() {
   s.set_threads(absl::GetFlag(FLAGS_threads));
   s.set_seed(absl::GetFlag(FLAGS_seed));
   s.set_k(absl::GetFlag(FLAGS_k));
+  s.set_l2(absl::GetFlag(FLAGS_l2));
+  s.set_result_weight(absl::GetFlag(FLAGS_result_weight));
   for (absl::string_view b :
        absl::StrSplit(absl::GetFlag(FLAGS_blocks), ',', absl::SkipEmpty())) {
     s.add_blocks(std::string(b));
