@@ -174,7 +174,8 @@ void PlayGame(const Opening& opening, Seat white, Seat black,
     if (!move.ok()) {
       Finish(record, loses, GameRecord::ILLEGAL_MOVE,
              absl::StrCat(seat.name, " played \"", reply->move, "\" in ",
-                          pos.ToFen()));
+                          pos.ToFen(), reply->notes.empty() ? "" : "; it said: ",
+                          reply->notes));
       return;
     }
     MoveRecord* m = record->add_moves();
