@@ -306,7 +306,9 @@ absl::StatusOr<MoveReply> UciProcessPlayer::Go(const Game& game,
       return line.status();
     }
     if (absl::StartsWith(*line, "info string ")) {
-      if (reply.notes.size() < 2000) absl::StrAppend(&reply.notes, reply.notes.empty() ? "" : " | ", line->substr(12));
+      if (reply.notes.size() < 2000)
+        absl::StrAppend(&reply.notes, reply.notes.empty() ? "" : " | ",
+                        line->substr(12));
     } else if (absl::StartsWith(*line, "info ")) {
       ParseInfo(*line, &reply);
     } else if (absl::StartsWith(*line, "bestmove")) {

@@ -24,8 +24,8 @@ struct MoveReply {
   int mate = 0;      // moves to mate, signed; 0 = no mate score
   int depth = 0, seldepth = 0;
   uint64_t nodes = 0;
-  // "info string" lines of this search (an engine's own complaints), for the record when
-  // its move is rejected.
+  // "info string" lines of this search (an engine's own complaints), for the
+  // record when its move is rejected.
   std::string notes;
 };
 

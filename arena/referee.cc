@@ -173,9 +173,9 @@ void PlayGame(const Opening& opening, Seat white, Seat black,
     absl::StatusOr<Move> move = ParseUci(pos, reply->move);
     if (!move.ok()) {
       Finish(record, loses, GameRecord::ILLEGAL_MOVE,
-             absl::StrCat(seat.name, " played \"", reply->move, "\" in ",
-                          pos.ToFen(), reply->notes.empty() ? "" : "; it said: ",
-                          reply->notes));
+             absl::StrCat(
+                 seat.name, " played \"", reply->move, "\" in ", pos.ToFen(),
+                 reply->notes.empty() ? "" : "; it said: ", reply->notes));
       return;
     }
     MoveRecord* m = record->add_moves();

@@ -4,12 +4,12 @@ namespace chess {
 
 Evaluator::Evaluator(const EvalWeights& weights)
     : tempo_{weights.weight[kMg][kTempoFeature],
-             weights.weight[kEg][kTempoFeature]},
-      phase_weight_(weights.phase_weight) {
+             weights.weight[kEg][kTempoFeature]} {
   for (int phase : {kMg, kEg}) {
     for (Color c : {kWhite, kBlack}) {
       for (int type = kPawn; type <= kKing; ++type) {
         const Piece p = MakePiece(c, PieceType(type));
+        phase_of_[p] = weights.phase_weight[type];
         for (Square s = 0; s < 64; ++s) {
           const int value =
               weights.weight[phase][kValueFeatures + type] +

@@ -3,6 +3,8 @@
 #ifndef ENGINE_EVALUATE_H_
 #define ENGINE_EVALUATE_H_
 
+#include <algorithm>
+
 #include "engine/eval_weights.h"
 #include "engine/position.h"
 
@@ -13,17 +15,18 @@ class Evaluator {
   explicit Evaluator(const EvalWeights& weights);
 
   int Evaluate(const Position& pos) const {
-    int mg = 0, eg = 0;
+    int mg = 0, eg = 0, phase = 0;
     for (Bitboard b = pos.occupied(); b;) {
-      Square s = PopLowest(b);
-      Piece p = pos.piece_on(s);
+      const Square s = PopLowest(b);
+      const Piece p = pos.piece_on(s);
       mg += table_[kMg][p][s];
       eg += table_[kEg][p][s];
+      phase += phase_of_[p];  // summed here rather than by popcounts: one pass
     }
+    phase = std::min(phase, 24);  // as GamePhase
     const int sign = pos.side_to_move() == kWhite ? 1 : -1;
     mg += sign * tempo_[kMg];
     eg += sign * tempo_[kEg];
-    const int phase = GamePhase(pos, phase_weight_);
     return sign * ((mg * phase + eg * (24 - phase)) / 24);
   }
 
@@ -32,7 +35,7 @@ class Evaluator {
   // Black's.
   int table_[2][16][64] = {};
   int tempo_[2];
-  std::array<int, 6> phase_weight_;
+  int phase_of_[16] = {};
 };
 
 // The same evaluation computed slowly as a dot product of feature counts and

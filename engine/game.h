@@ -40,6 +40,8 @@ class Game {
   const Position& start() const { return start_; }
   const Position& position() const { return current_; }
   const std::vector<Move>& moves() const { return moves_; }
+  // keys()[i]: the Zobrist key after i moves (keys()[0]: the start).
+  const std::vector<Key>& keys() const { return keys_; }
 
   // `m` must be legal.
   void Play(Move m);

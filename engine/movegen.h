@@ -19,6 +19,10 @@ enum class GenMode {
 
 class MoveList {
  public:
+  // The storage is left uninitialised: zeroing 512 bytes per node cost 2-3 % of
+  // search.
+  MoveList() {}
+
   // Sink interface used by the generator.
   void AddPiece(Square from, Bitboard targets, Bitboard enemies) {
     for (Bitboard b = targets & enemies; b;)
@@ -50,7 +54,9 @@ class MoveList {
   bool Contains(Move m) const;
 
  private:
-  Move moves_[256];  // 218 is the most legal moves of any known position
+  union {
+    Move moves_[256];  // 218 is the most legal moves of any known position
+  };
   size_t size_ = 0;
 };
 

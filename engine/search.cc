@@ -428,13 +428,11 @@ int Engine::SearchRoot(const Position& pos, int depth, int previous_score) {
 
 SearchInfo Engine::Search(const Game& game, const SearchLimits& limits,
                           const InfoCallback& on_iteration) {
-  std::vector<Key> history;
-  Position pos = game.start();
-  for (Move m : game.moves()) {
-    history.push_back(pos.key());
-    pos.MakeMove(m);
-  }
-  return Search(game.position(), history, limits, on_iteration);
+  // Every position before the current one (the game keeps their keys).
+  const std::vector<Key>& keys = game.keys();
+  return Search(game.position(),
+                absl::MakeConstSpan(keys.data(), keys.size() - 1), limits,
+                on_iteration);
 }
 
 SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
@@ -507,7 +505,7 @@ SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
   }
   result.nodes = nodes_;
   result.time_ms = ElapsedMs();
-  result.hashfull = tt_.Hashfull();
+  if (on_iteration) result.hashfull = tt_.Hashfull();  // sampled: not free
   stop_ = false;
   return result;
 }
