@@ -152,11 +152,6 @@ absl::Status ValidateShape(const MatchConfig& c) {
   return absl::OkStatus();
 }
 
-std::string Resolve(const std::string& base_dir, const std::string& path) {
-  if (path.empty() || fs::path(path).is_absolute()) return path;
-  return (fs::path(base_dir) / path).lexically_normal().string();
-}
-
 // Replaces config files by their contents, merges overrides, fills in time
 // controls.
 absl::Status ResolvePlayers(MatchConfig* c, const std::string& base_dir) {
@@ -165,16 +160,16 @@ absl::Status ResolvePlayers(MatchConfig* c, const std::string& base_dir) {
     if (p.has_external()) {
       ExternalEngine* e = p.mutable_external();
       if (!e->working_dir().empty())
-        e->set_working_dir(Resolve(base_dir, e->working_dir()));
+        e->set_working_dir(ResolvePath(base_dir, e->working_dir()));
       // "./engine" style programs are relative to the config; bare names use
       // PATH.
       if (e->argv(0).find('/') != std::string::npos)
-        e->set_argv(0, Resolve(base_dir, e->argv(0)));
+        e->set_argv(0, ResolvePath(base_dir, e->argv(0)));
       continue;
     }
     if (p.has_config_file()) {
       absl::StatusOr<EngineConfig> loaded =
-          LoadEngineConfig(Resolve(base_dir, p.config_file()));
+          LoadEngineConfig(ResolvePath(base_dir, p.config_file()));
       if (!loaded.ok())
         return Invalid("players.config_file", loaded.status().message());
       *p.mutable_config() = *loaded;  // clears config_file (oneof)
@@ -450,7 +445,7 @@ absl::StatusOr<LoadedMatch> ParseMatch(absl::string_view text,
         if (absl::Status s = ValidateShape(c); !s.ok()) return s;
         if (absl::Status s = ResolvePlayers(&c, base_dir); !s.ok()) return s;
         if (!c.openings().file().empty()) {
-          const std::string path = Resolve(base_dir, c.openings().file());
+          const std::string path = ResolvePath(base_dir, c.openings().file());
           BookFormat format = c.openings().format() == Openings::PGN
                                   ? BookFormat::kPgn
                                   : BookFormat::kEpd;

@@ -216,4 +216,11 @@ absl::StatusOr<std::vector<Opening>> LoadBook(const std::string& path,
                                     : ParsePgnBook(*text, path, max_plies);
 }
 
+absl::StatusOr<std::vector<Opening>> LoadBook(const std::string& path,
+                                              int max_plies) {
+  absl::StatusOr<BookFormat> format = BookFormatFromPath(path);
+  if (!format.ok()) return format.status();
+  return LoadBook(path, *format, max_plies);
+}
+
 }  // namespace chess

@@ -31,6 +31,9 @@ absl::StatusOr<std::vector<Opening>> ParsePgnBook(absl::string_view text,
                                                   int max_plies);
 absl::StatusOr<std::vector<Opening>> LoadBook(const std::string& path,
                                               BookFormat format, int max_plies);
+// The format from the extension (".epd" or ".pgn"), then as above.
+absl::StatusOr<std::vector<Opening>> LoadBook(const std::string& path,
+                                              int max_plies);
 // By extension: ".epd" or ".pgn".
 absl::StatusOr<BookFormat> BookFormatFromPath(absl::string_view path);
 

@@ -1,5 +1,6 @@
 #include "engine/config.h"
 
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -154,6 +155,11 @@ absl::StatusOr<EngineConfig> ParseEngineConfig(absl::string_view text,
     return s;
   }
   return config;
+}
+
+std::string ResolvePath(const std::string& base_dir, const std::string& path) {
+  if (path.empty() || std::filesystem::path(path).is_absolute()) return path;
+  return (std::filesystem::path(base_dir) / path).lexically_normal().string();
 }
 
 absl::StatusOr<std::string> ReadFile(const std::string& path) {

@@ -35,6 +35,10 @@ absl::Status ParseTextProto(absl::string_view text,
                             google::protobuf::Message* message,
                             const std::function<absl::Status()>& validate);
 
+// A path named in a config file: relative paths are relative to the config's
+// directory.
+std::string ResolvePath(const std::string& base_dir, const std::string& path);
+
 // Reads a whole file; the error names the path.
 absl::StatusOr<std::string> ReadFile(const std::string& path);
 

@@ -15,12 +15,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string Resolve(const std::string& dir, const std::string& path) {
-  return path.empty() || fs::path(path).is_absolute()
-             ? path
-             : (fs::path(dir) / path).string();
-}
-
 }  // namespace
 
 absl::StatusOr<LoopReport> RunLoop(const LoopConfig& config,
@@ -28,17 +22,15 @@ absl::StatusOr<LoopReport> RunLoop(const LoopConfig& config,
                                    const std::string& output_dir,
                                    std::ostream& log) {
   const std::string start_path =
-      Resolve(config_dir, config.start_config().empty()
-                              ? "../engines/simplified.textproto"
-                              : config.start_config());
+      ResolvePath(config_dir, config.start_config().empty()
+                                  ? "../engines/simplified.textproto"
+                                  : config.start_config());
   absl::StatusOr<EngineConfig> start = LoadEngineConfig(start_path);
   if (!start.ok()) return start.status();
   std::vector<Opening> openings;
   if (!config.book().empty()) {
-    const std::string book = Resolve(config_dir, config.book());
-    absl::StatusOr<BookFormat> format = BookFormatFromPath(book);
-    if (!format.ok()) return format.status();
-    absl::StatusOr<std::vector<Opening>> loaded = LoadBook(book, *format, 0);
+    absl::StatusOr<std::vector<Opening>> loaded =
+        LoadBook(ResolvePath(config_dir, config.book()), /*max_plies=*/0);
     if (!loaded.ok()) return loaded.status();
     openings = *std::move(loaded);
   }

@@ -7,12 +7,6 @@
 
 namespace chess {
 
-EngineConfig WithEval(const EngineConfig& base, const EvalParams& eval) {
-  EngineConfig config = base;
-  *config.mutable_eval() = eval;
-  return config;
-}
-
 absl::StatusOr<MatchSummary> PlayMatch(const MatchRequest& r) {
   LoadedMatch match;
   MatchConfig& c = match.config;

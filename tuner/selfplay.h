@@ -28,8 +28,6 @@ struct MatchRequest {
 // Plays (or resumes) the match; its standings, from the first player's side.
 absl::StatusOr<MatchSummary> PlayMatch(const MatchRequest& request);
 
-// An engine config with its evaluation replaced by `eval`.
-EngineConfig WithEval(const EngineConfig& base, const EvalParams& eval);
 
 }  // namespace chess
 

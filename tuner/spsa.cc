@@ -20,12 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string Resolve(const std::string& dir, const std::string& path) {
-  return path.empty() || fs::path(path).is_absolute()
-             ? path
-             : (fs::path(dir) / path).string();
-}
-
 absl::Status Apply(const SpsaConfig& config, const std::vector<double>& theta,
                    EngineConfig* e) {
   for (int i = 0; i < config.parameters_size(); ++i) {
@@ -55,14 +49,12 @@ absl::Status RunSpsa(const SpsaConfig& config, const std::string& config_dir,
                      const std::string& state_path, const std::string& work_dir,
                      std::ostream& log) {
   absl::StatusOr<EngineConfig> base =
-      LoadEngineConfig(Resolve(config_dir, config.engine_config()));
+      LoadEngineConfig(ResolvePath(config_dir, config.engine_config()));
   if (!base.ok()) return base.status();
   std::vector<Opening> openings;
   if (!config.book().empty()) {
-    const std::string book = Resolve(config_dir, config.book());
-    absl::StatusOr<BookFormat> format = BookFormatFromPath(book);
-    if (!format.ok()) return format.status();
-    absl::StatusOr<std::vector<Opening>> loaded = LoadBook(book, *format, 0);
+    absl::StatusOr<std::vector<Opening>> loaded =
+        LoadBook(ResolvePath(config_dir, config.book()), /*max_plies=*/0);
     if (!loaded.ok()) return loaded.status();
     openings = *std::move(loaded);
   }
