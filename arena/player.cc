@@ -169,9 +169,20 @@ absl::Status UciProcessPlayer::Start() {
   return absl::OkStatus();
 }
 
+void UciProcessPlayer::Remember(absl::string_view direction,
+                                absl::string_view line) {
+  transcript_.push_back(absl::StrCat(direction, " ", line.substr(0, 200)));
+  if (transcript_.size() > 12) transcript_.pop_front();
+}
+
+std::string UciProcessPlayer::Transcript() const {
+  return absl::StrJoin(transcript_, " / ");
+}
+
 absl::Status UciProcessPlayer::Send(const std::string& line) {
   if (to_engine_ < 0)
     return absl::UnavailableError("the engine is not running");
+  Remember(">", line);
   std::string data = line + "\n";
   absl::string_view rest = data;
   while (!rest.empty()) {
@@ -192,6 +203,7 @@ absl::StatusOr<std::string> UciProcessPlayer::ReadLine(int64_t deadline_ms) {
       std::string line = buffer_.substr(0, eol);
       buffer_.erase(0, eol + 1);
       if (!line.empty() && line.back() == '\r') line.pop_back();
+      Remember("<", line);
       return line;
     }
     if (from_engine_ < 0)
@@ -298,6 +310,7 @@ absl::StatusOr<MoveReply> UciProcessPlayer::Go(const Game& game,
   if (absl::Status s = Send(go); !s.ok()) return s;
   const int64_t deadline = timeout_ms > 0 ? NowMs() + timeout_ms : 0;
   MoveReply reply;
+  std::string last_info;
   while (true) {
     absl::StatusOr<std::string> line = ReadLine(deadline);
     if (!line.ok()) {
@@ -311,10 +324,15 @@ absl::StatusOr<MoveReply> UciProcessPlayer::Go(const Game& game,
                         line->substr(12));
     } else if (absl::StartsWith(*line, "info ")) {
       ParseInfo(*line, &reply);
+      last_info = *line;
     } else if (absl::StartsWith(*line, "bestmove")) {
       std::vector<absl::string_view> words =
           absl::StrSplit(*line, ' ', absl::SkipEmpty());
       reply.move = words.size() > 1 ? std::string(words[1]) : "";
+      if (!last_info.empty()) {
+        absl::StrAppend(&reply.notes, reply.notes.empty() ? "" : " | ",
+                        "last info: ", last_info);
+      }
       return reply;
     }
   }

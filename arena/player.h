@@ -6,6 +6,7 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -44,6 +45,9 @@ class Player {
   virtual absl::StatusOr<MoveReply> Go(const Game& game,
                                        const SearchLimits& limits,
                                        int64_t timeout_ms) = 0;
+  // The last lines exchanged with the player, for the record when it
+  // misbehaves.
+  virtual std::string Transcript() const { return ""; }
 };
 
 // Our engine, searching in the calling thread.
@@ -70,8 +74,10 @@ class UciProcessPlayer : public Player {
   absl::Status NewGame() override;
   absl::StatusOr<MoveReply> Go(const Game& game, const SearchLimits& limits,
                                int64_t timeout_ms) override;
+  std::string Transcript() const override;
 
  private:
+  void Remember(absl::string_view direction, absl::string_view line);
   absl::Status Start();
   void Kill();
   absl::Status Send(const std::string& line);
@@ -86,6 +92,7 @@ class UciProcessPlayer : public Player {
   int to_engine_ = -1;
   int from_engine_ = -1;
   std::string buffer_;
+  std::deque<std::string> transcript_;
 };
 
 // Milliseconds on the steady clock.

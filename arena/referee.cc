@@ -175,7 +175,8 @@ void PlayGame(const Opening& opening, Seat white, Seat black,
       Finish(record, loses, GameRecord::ILLEGAL_MOVE,
              absl::StrCat(
                  seat.name, " played \"", reply->move, "\" in ", pos.ToFen(),
-                 reply->notes.empty() ? "" : "; it said: ", reply->notes));
+                 reply->notes.empty() ? "" : "; it said: ", reply->notes,
+                 "; last lines: ", seat.player->Transcript()));
       return;
     }
     MoveRecord* m = record->add_moves();

@@ -55,6 +55,11 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::ios::sync_with_stdio(false);
+  // std::cin is tied to std::cout: every read would flush std::cout from this
+  // thread, racing the search thread's locked writes and duplicating lines
+  // ("bestmove" twice, read by the GUI as the answer to its next "go").
+  // UciSession flushes each line itself.
+  std::cin.tie(nullptr);
   chess::UciSession session(config, std::cout);
   std::string line;
   while (std::getline(std::cin, line)) {

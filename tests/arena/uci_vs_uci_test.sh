@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Our UCI binary against itself through the arena: 400 fast games must have no illegal
+# move. Guards against output races in the UCI session (a duplicated "bestmove" line,
+# once ~1 % of games, was read by the arena as the answer to the next "go").
+set -euo pipefail
+ARENA="$PWD/$1"
+UCI="$PWD/$2"
+WORK="${TEST_TMPDIR:-$(mktemp -d)}"
+cat >"$WORK/match.textproto" <<CONFIG
+players { name: "u1" external { argv: "$UCI" } }
+players { name: "u2" external { argv: "$UCI" } }
+games: 400
+openings { file: "$PWD/configs/openings/balanced.epd" order: SHUFFLED }
+time_control { nodes: 1000 }
+adjudication { resign_score_cp: 1000 resign_moves: 4 max_moves: 150 }
+concurrency: 2
+CONFIG
+"$ARENA" "$WORK/match.textproto" --output_dir="$WORK/out" --progress=false | tee "$WORK/report.txt"
+grep -q "^Match (unnamed): 400 of 400 games played" "$WORK/report.txt" || { echo "FAIL: games missing"; exit 1; }
+if grep -qE "ILLEGAL_MOVE|ENGINE_CRASH|ENGINE_TIMEOUT" "$WORK/report.txt"; then
+  grep TerminationDetails "$WORK/out/games.pgn" | head -3
+  echo "FAIL: the UCI engine misbehaved"
+  exit 1
+fi
+echo "uci vs uci: PASS"
