@@ -13,7 +13,7 @@ namespace {
 using ::testing::HasSubstr;
 
 TEST(ConfigTest, ShippedConfigsLoadAndValidate) {
-  for (const char* name : {"default", "simplified", "material", "pesto"}) {
+  for (const char* name : {"default", "simplified", "material", "pesto", "tuned"}) {
     SCOPED_TRACE(name);
     auto config =
         LoadEngineConfig(absl::StrCat("configs/engines/", name, ".textproto"));

@@ -75,6 +75,22 @@ TEST(ExtractTest, FromAnArenaLog) {
   EXPECT_EQ(again->positions_size(), set.positions_size());
 }
 
+template <typename Message>
+void ExpectParses(const std::string& path) {
+  auto text = ReadFile(path);
+  ASSERT_TRUE(text.ok()) << text.status();
+  Message m;
+  EXPECT_TRUE(ParseTextProto(*text, path, &m, nullptr).ok()) << path;
+}
+
+TEST(TuningConfigsTest, ShippedConfigsParse) {
+  ExpectParses<LoopConfig>("configs/tuning/loop.textproto");
+  ExpectParses<LoopConfig>("configs/tuning/loop_continue.textproto");
+  ExpectParses<SpsaConfig>("configs/tuning/spsa.textproto");
+  ExpectParses<LoopReport>("configs/tuning/loop_report.textproto");
+  EXPECT_TRUE(LoadEngineConfig("configs/engines/tuned.textproto").ok());
+}
+
 TEST(LoopTest, TinyLoopRunsEndToEnd) {
   LoopConfig config;
   config.set_name("tiny");
