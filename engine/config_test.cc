@@ -13,7 +13,8 @@ namespace {
 using ::testing::HasSubstr;
 
 TEST(ConfigTest, ShippedConfigsLoadAndValidate) {
-  for (const char* name : {"default", "simplified", "material", "pesto", "tuned"}) {
+  for (const char* name :
+       {"default", "simplified", "material", "pesto", "tuned"}) {
     SCOPED_TRACE(name);
     auto config =
         LoadEngineConfig(absl::StrCat("configs/engines/", name, ".textproto"));

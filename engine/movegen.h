@@ -95,11 +95,7 @@ void GenerateLegal(const Position& pos, Sink& sink) {
   const Bitboard their_bishop_queens =
       pos.pieces(kThem, kBishop) | pos.pieces(kThem, kQueen);
 
-  const Bitboard checkers =
-      ((PawnAttacks(kUs, king) & pos.pieces(kThem, kPawn)) |
-       (KnightAttacks(king) & pos.pieces(kThem, kKnight)) |
-       (RookAttacks(king, occupied) & their_rook_queens) |
-       (BishopAttacks(king, occupied) & their_bishop_queens));
+  const Bitboard checkers = pos.Checkers();
 
   // King moves: a target is safe if no enemy attacks it once our king has left
   // its square.

@@ -153,6 +153,7 @@ absl::StatusOr<Position> Position::FromFen(absl::string_view fen) {
     if (pos.EnPassantCaptureIsLegal(ep)) pos.en_passant_ = ep;
   }
   pos.key_ = pos.ComputeKey();
+  pos.checkers_ = pos.ComputeCheckers();
   return pos;
 }
 
@@ -299,6 +300,7 @@ void Position::MakeMove(Move m) {
       key_ ^= kZobrist.en_passant_file[FileOf(ep)];
     }
   }
+  checkers_ = ComputeCheckers();
 }
 
 void Position::MakeNullMove() {
@@ -310,6 +312,7 @@ void Position::MakeNullMove() {
   if (side_ == kBlack) ++fullmove_number_;
   side_ = ~side_;
   key_ ^= kZobrist.black_to_move;
+  checkers_ = 0;  // only made when not in check, and passing gives no check
 }
 
 bool Position::EnPassantCaptureIsLegal(Square ep) const {

@@ -49,15 +49,17 @@ class Position {
   bool IsAttackedBy(Color attacker, Square s) const {
     return AttackersTo(s, occupied()) & pieces(attacker);
   }
-  Bitboard Checkers() const {
-    return AttackersTo(king_square(side_), occupied()) & pieces(~side_);
-  }
+  // Computed once per move (search and move generation ask several times).
+  Bitboard Checkers() const { return checkers_; }
   bool InCheck() const { return Checkers() != 0; }
   // The piece a move captures (kNoPieceType for none), including en passant.
   PieceType CapturedType(Move m) const;
   // The Zobrist key recomputed from nothing; equals key() in a consistent
   // position.
   Key ComputeKey() const;
+  Bitboard ComputeCheckers() const {
+    return AttackersTo(king_square(side_), occupied()) & pieces(~side_);
+  }
 
  private:
   void PutPiece(Piece p, Square s);
@@ -75,6 +77,7 @@ class Position {
   int halfmove_clock_ = 0;
   int fullmove_number_ = 1;
   Key key_ = 0;
+  Bitboard checkers_ = 0;
 };
 
 char PieceToChar(Piece p);

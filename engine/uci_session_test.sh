@@ -7,6 +7,7 @@ failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 coproc ENGINE { "$UCI"; }
+engine_pid=$ENGINE_PID  # bash unsets ENGINE_PID as soon as the process ends
 send() { echo "$1" >&"${ENGINE[1]}"; }
 # expect PATTERN [SECONDS]: reads lines until one matches; fails on timeout or EOF.
 expect() {
@@ -67,7 +68,7 @@ elapsed_ms=$(( ($(date +%s%N) - start) / 1000000 ))
 (( elapsed_ms < 100 )) || fail "used ${elapsed_ms} ms of a 100 ms clock"
 
 send quit
-wait "$ENGINE_PID" 2>/dev/null; rc=$?
+wait "$engine_pid" 2>/dev/null; rc=$?
 (( rc == 0 )) || fail "exit code $rc after quit"
 
 # EOF during an infinite search ends the process instead of hanging.
