@@ -88,6 +88,7 @@ TEST(TuningConfigsTest, ShippedConfigsParse) {
   ExpectParses<LoopConfig>("configs/tuning/loop_continue.textproto");
   ExpectParses<SpsaConfig>("configs/tuning/spsa.textproto");
   ExpectParses<LoopReport>("configs/tuning/loop_report.textproto");
+  ExpectParses<LoopReport>("configs/tuning/loop_continue_report.textproto");
   EXPECT_TRUE(LoadEngineConfig("configs/engines/tuned.textproto").ok());
 }
 
