@@ -57,9 +57,7 @@ class Position {
   // The Zobrist key recomputed from nothing; equals key() in a consistent
   // position.
   Key ComputeKey() const;
-  Bitboard ComputeCheckers() const {
-    return AttackersTo(king_square(side_), occupied()) & pieces(~side_);
-  }
+  Bitboard ComputeCheckers() const;
 
  private:
   void PutPiece(Piece p, Square s);
