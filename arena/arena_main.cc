@@ -46,15 +46,6 @@ ABSL_FLAG(uint64_t, seed, 1, "book: random seed");
 
 namespace {
 
-// Paths given on the command line are relative to where the user ran the
-// command, also under `bazel run` (which changes directory into the runfiles).
-std::string UserPath(const std::string& path) {
-  const char* workspace = std::getenv("BUILD_WORKING_DIRECTORY");
-  if (path.empty() || std::filesystem::path(path).is_absolute() || !workspace)
-    return path;
-  return (std::filesystem::path(workspace) / path).string();
-}
-
 std::string GitRevision() {
   const char* workspace = std::getenv("BUILD_WORKSPACE_DIRECTORY");
   const std::string dir = workspace ? workspace : ".";
@@ -89,9 +80,9 @@ int Run(const std::string& config_path) {
     return chess::kExitBadInput;
   }
   chess::RunOptions options;
-  options.output_dir = UserPath(absl::GetFlag(FLAGS_output_dir));
+  options.output_dir = chess::CommandLinePath(absl::GetFlag(FLAGS_output_dir));
   if (options.output_dir.empty() && !match->config.output_dir().empty()) {
-    options.output_dir = UserPath(match->config.output_dir());
+    options.output_dir = chess::CommandLinePath(match->config.output_dir());
   }
   options.fresh = absl::GetFlag(FLAGS_fresh) || !absl::GetFlag(FLAGS_resume);
   options.concurrency = absl::GetFlag(FLAGS_concurrency);
@@ -125,7 +116,7 @@ int main(int argc, char** argv) {
                              "/configs/matches/default.textproto");
       return Run(operand);
     }
-    return Run(UserPath(operand));
+    return Run(chess::CommandLinePath(operand));
   }
   if (command == "summary" || command == "pgn") {
     if (operand.empty()) {
@@ -134,7 +125,7 @@ int main(int argc, char** argv) {
     }
     if (command == "summary") {
       absl::StatusOr<chess::MatchSummary> summary =
-          chess::SummarizeLog(UserPath(operand));
+          chess::SummarizeLog(chess::CommandLinePath(operand));
       if (!summary.ok()) {
         std::cerr << summary.status().message() << "\n";
         return chess::kExitBadInput;
@@ -142,7 +133,8 @@ int main(int argc, char** argv) {
       std::cout << chess::FormatSummary(*summary);
       return summary->exit_code();
     }
-    absl::StatusOr<std::string> pgn = chess::LogToPgn(UserPath(operand));
+    absl::StatusOr<std::string> pgn =
+        chess::LogToPgn(chess::CommandLinePath(operand));
     if (!pgn.ok()) {
       std::cerr << pgn.status().message() << "\n";
       return chess::kExitBadInput;
@@ -157,7 +149,7 @@ int main(int argc, char** argv) {
   book.check_depth = absl::GetFlag(FLAGS_check_depth);
   book.candidate_margin_cp = absl::GetFlag(FLAGS_candidate_margin_cp);
   book.seed = absl::GetFlag(FLAGS_seed);
-  const std::string out = UserPath(absl::GetFlag(FLAGS_out));
+  const std::string out = chess::CommandLinePath(absl::GetFlag(FLAGS_out));
   if (out.empty() || book.positions < 1 || book.plies < 1) {
     std::cerr << "book needs --out=FILE, --positions >= 1 and --plies >= 1\n";
     return chess::kExitBadInput;

@@ -1,5 +1,6 @@
 #include "engine/config.h"
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -160,6 +161,11 @@ absl::StatusOr<EngineConfig> ParseEngineConfig(absl::string_view text,
 std::string ResolvePath(const std::string& base_dir, const std::string& path) {
   if (path.empty() || std::filesystem::path(path).is_absolute()) return path;
   return (std::filesystem::path(base_dir) / path).lexically_normal().string();
+}
+
+std::string CommandLinePath(const std::string& path) {
+  const char* cwd = std::getenv("BUILD_WORKING_DIRECTORY");
+  return cwd ? ResolvePath(cwd, path) : path;
 }
 
 absl::StatusOr<std::string> ReadFile(const std::string& path) {

@@ -39,6 +39,11 @@ absl::Status ParseTextProto(absl::string_view text,
 // directory.
 std::string ResolvePath(const std::string& base_dir, const std::string& path);
 
+// A path given on the command line: relative to where the user ran the command,
+// also under `bazel run` (which changes into the runfiles and says where the
+// user was).
+std::string CommandLinePath(const std::string& path);
+
 // Reads a whole file; the error names the path.
 absl::StatusOr<std::string> ReadFile(const std::string& path);
 

@@ -64,19 +64,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string UserPath(const std::string& path) {
-  const char* cwd = std::getenv("BUILD_WORKING_DIRECTORY");
-  if (path.empty() || fs::path(path).is_absolute() || !cwd) return path;
-  return (fs::path(cwd) / path).string();
-}
-
 int Fail(const absl::Status& s, int code = 2) {
   std::cerr << s.message() << "\n";
   return code;
 }
 
 int Extract(const std::vector<char*>& inputs) {
-  const std::string out = UserPath(absl::GetFlag(FLAGS_out));
+  const std::string out = chess::CommandLinePath(absl::GetFlag(FLAGS_out));
   if (out.empty() || inputs.empty())
     return Fail(absl::InvalidArgumentError("extract needs --out and inputs"));
   chess::ExtractOptions options;
@@ -85,13 +79,13 @@ int Extract(const std::vector<char*>& inputs) {
   options.seed = absl::GetFlag(FLAGS_seed);
   options.qsearch_config = chess::DefaultEngineConfig();
   if (const std::string q = absl::GetFlag(FLAGS_qsearch_config); !q.empty()) {
-    auto config = chess::LoadEngineConfig(UserPath(q));
+    auto config = chess::LoadEngineConfig(chess::CommandLinePath(q));
     if (!config.ok()) return Fail(config.status());
     options.qsearch_config = *config;
   }
   chess::TrainingSet set;
   for (char* input : inputs) {
-    const std::string path = UserPath(input);
+    const std::string path = chess::CommandLinePath(input);
     absl::Status s = absl::EndsWith(path, ".log")
                          ? chess::ExtractFromLog(path, options, &set)
                          : chess::ReadTextDataset(path, &set, &std::cerr);
@@ -123,8 +117,9 @@ chess::TexelSettings SettingsFromFlags() {
 }
 
 int Texel() {
-  const std::string out = UserPath(absl::GetFlag(FLAGS_out));
-  const std::string start_path = UserPath(absl::GetFlag(FLAGS_start));
+  const std::string out = chess::CommandLinePath(absl::GetFlag(FLAGS_out));
+  const std::string start_path =
+      chess::CommandLinePath(absl::GetFlag(FLAGS_start));
   if (out.empty() || start_path.empty() || absl::GetFlag(FLAGS_data).empty()) {
     return Fail(
         absl::InvalidArgumentError("texel needs --data, --start and --out"));
@@ -135,7 +130,7 @@ int Texel() {
   chess::TuningRun run;
   for (absl::string_view d :
        absl::StrSplit(absl::GetFlag(FLAGS_data), ',', absl::SkipEmpty())) {
-    auto set = chess::ReadTrainingSet(UserPath(std::string(d)));
+    auto set = chess::ReadTrainingSet(chess::CommandLinePath(std::string(d)));
     if (!set.ok()) return Fail(set.status());
     data.MergeFrom(*set);
     run.add_datasets(std::string(d));
@@ -160,7 +155,8 @@ int Texel() {
       tuned->texel.k, tuned->texel.start_loss, tuned->texel.final_loss,
       seconds);
   std::cout << chess::DescribeChanges(start->eval(), tuned->config.eval());
-  if (const std::string record = UserPath(absl::GetFlag(FLAGS_record));
+  if (const std::string record =
+          chess::CommandLinePath(absl::GetFlag(FLAGS_record));
       !record.empty()) {
     run.set_date(
         absl::FormatTime(absl::RFC3339_sec, absl::Now(), absl::UTCTimeZone()));
@@ -245,13 +241,15 @@ int main(int argc, char** argv) {
     if (rest.size() != 1)
       return Fail(
           absl::InvalidArgumentError(command + " needs one config file"));
-    const std::string path = UserPath(rest[0]);
+    const std::string path = chess::CommandLinePath(rest[0]);
     const std::string dir = fs::path(path).parent_path().string();
     if (command == "spsa") {
       auto config = LoadTextProto<chess::SpsaConfig>(path);
       if (!config.ok()) return Fail(config.status());
-      const std::string state = UserPath(absl::GetFlag(FLAGS_state));
-      const std::string work = UserPath(absl::GetFlag(FLAGS_work_dir));
+      const std::string state =
+          chess::CommandLinePath(absl::GetFlag(FLAGS_state));
+      const std::string work =
+          chess::CommandLinePath(absl::GetFlag(FLAGS_work_dir));
       if (state.empty() || work.empty())
         return Fail(
             absl::InvalidArgumentError("spsa needs --state and --work_dir"));
@@ -262,7 +260,8 @@ int main(int argc, char** argv) {
     }
     auto config = LoadTextProto<chess::LoopConfig>(path);
     if (!config.ok()) return Fail(config.status());
-    const std::string out = UserPath(absl::GetFlag(FLAGS_output_dir));
+    const std::string out =
+        chess::CommandLinePath(absl::GetFlag(FLAGS_output_dir));
     if (out.empty())
       return Fail(absl::InvalidArgumentError("loop needs --output_dir"));
     auto report = chess::RunLoop(*config, dir, out, std::cerr);
