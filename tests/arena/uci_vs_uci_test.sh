@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Our UCI binary against itself through the arena: 400 fast games must have no illegal
-# move. Guards against output races in the UCI session (a duplicated "bestmove" line,
+# move, and their PGN must pass pgn-extract. Guards against output races in the UCI session (a duplicated "bestmove" line,
 # once ~1 % of games, was read by the arena as the answer to the next "go").
 set -euo pipefail
 ARENA="$PWD/$1"
@@ -21,5 +21,14 @@ if grep -qE "ILLEGAL_MOVE|ENGINE_CRASH|ENGINE_TIMEOUT" "$WORK/report.txt"; then
   grep TerminationDetails "$WORK/out/games.pgn" | head -3
   echo "FAIL: the UCI engine misbehaved"
   exit 1
+fi
+# The PGN export must satisfy an independent reader (when pgn-extract is installed).
+PGN_EXTRACT=$(command -v pgn-extract || echo /usr/games/pgn-extract)
+if [[ -x "$PGN_EXTRACT" ]]; then
+  complaints=$("$PGN_EXTRACT" -s "$WORK/out/games.pgn" -o /dev/null 2>&1)
+  [[ -z "$complaints" ]] || { echo "FAIL: pgn-extract complains:"; echo "$complaints" | head; exit 1; }
+  echo "pgn-extract: no complaints about 400 games"
+else
+  echo "pgn-extract not installed: PGN check skipped"
 fi
 echo "uci vs uci: PASS"
