@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Our UCI binary against itself through the arena: 400 fast games must have no illegal
-# move, and their PGN must pass pgn-extract. Guards against output races in the UCI session (a duplicated "bestmove" line,
-# once ~1 % of games, was read by the arena as the answer to the next "go").
+# move, and their PGN must pass pgn-extract. Guards against output races in the UCI
+# session (a duplicated "bestmove" line, once in ~1 % of games, was read by the arena as
+# the answer to the next "go").
 set -euo pipefail
 ARENA="$PWD/$1"
 UCI="$PWD/$2"
