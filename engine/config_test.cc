@@ -14,7 +14,7 @@ using ::testing::HasSubstr;
 
 TEST(ConfigTest, ShippedConfigsLoadAndValidate) {
   for (const char* name :
-       {"default", "simplified", "material", "pesto", "tuned", "tuned_stage1"}) {
+       {"default", "simplified", "material", "pesto", "tuned", "tuned_stage1", "tuned_stage2"}) {
     SCOPED_TRACE(name);
     auto config =
         LoadEngineConfig(absl::StrCat("configs/engines/", name, ".textproto"));

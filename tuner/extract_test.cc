@@ -89,6 +89,8 @@ TEST(TuningConfigsTest, ShippedConfigsParse) {
   ExpectParses<SpsaConfig>("configs/tuning/spsa.textproto");
   ExpectParses<LoopReport>("configs/tuning/loop_report.textproto");
   ExpectParses<LoopReport>("configs/tuning/loop_continue_report.textproto");
+  ExpectParses<LoopConfig>("configs/tuning/loop_continue2.textproto");
+  ExpectParses<LoopReport>("configs/tuning/loop_continue2_report.textproto");
   EXPECT_TRUE(LoadEngineConfig("configs/engines/tuned.textproto").ok());
 }
 
