@@ -310,7 +310,6 @@ absl::StatusOr<MoveReply> UciProcessPlayer::Go(const Game& game,
   if (absl::Status s = Send(go); !s.ok()) return s;
   const int64_t deadline = timeout_ms > 0 ? NowMs() + timeout_ms : 0;
   MoveReply reply;
-  std::string last_info;
   while (true) {
     absl::StatusOr<std::string> line = ReadLine(deadline);
     if (!line.ok()) {
@@ -324,15 +323,10 @@ absl::StatusOr<MoveReply> UciProcessPlayer::Go(const Game& game,
                         line->substr(12));
     } else if (absl::StartsWith(*line, "info ")) {
       ParseInfo(*line, &reply);
-      last_info = *line;
     } else if (absl::StartsWith(*line, "bestmove")) {
       std::vector<absl::string_view> words =
           absl::StrSplit(*line, ' ', absl::SkipEmpty());
       reply.move = words.size() > 1 ? std::string(words[1]) : "";
-      if (!last_info.empty()) {
-        absl::StrAppend(&reply.notes, reply.notes.empty() ? "" : " | ",
-                        "last info: ", last_info);
-      }
       return reply;
     }
   }
