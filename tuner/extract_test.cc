@@ -10,7 +10,6 @@
 #include "gtest/gtest.h"
 #include "tuner/loop.h"
 #include "tuner/selfplay.h"
-#include "tuner/spsa.h"
 
 namespace chess {
 namespace {
@@ -113,29 +112,6 @@ TEST(LoopTest, TinyLoopRunsEndToEnd) {
   EXPECT_GT(report->generations(0).k(), 0);
   EXPECT_TRUE(LoadEngineConfig(TempPath("loop/gen1.textproto")).ok());
   EXPECT_THAT(FormatLoopReport(*report), HasSubstr("Elo vs previous"));
-}
-
-TEST(SpsaTest, RunsCheckpointsAndResumes) {
-  SpsaConfig config;
-  config.set_engine_config("configs/engines/default.textproto");
-  config.set_book("configs/openings/balanced.epd");
-  config.set_iterations(2);
-  config.set_pairs_per_iteration(1);
-  config.set_nodes(300);
-  SpsaParameter* p = config.add_parameters();
-  p->set_name("lmr_base_x100");
-  p->set_min(0);
-  p->set_max(300);
-  p->set_c_end(10);
-  std::ostringstream log;
-  const std::string state = TempPath("spsa.state");
-  ASSERT_TRUE(RunSpsa(config, ".", state, TempPath("spsa"), log).ok());
-  EXPECT_THAT(log.str(), HasSubstr("iteration 2/2"));
-  std::ostringstream again;
-  ASSERT_TRUE(RunSpsa(config, ".", state, TempPath("spsa"), again).ok());
-  EXPECT_THAT(again.str(), HasSubstr("resuming at iteration 3"));
-  config.set_iterations(3);  // another run: refused, not mixed
-  EXPECT_FALSE(RunSpsa(config, ".", state, TempPath("spsa"), again).ok());
 }
 
 }  // namespace

@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <random>
 
 #include "absl/strings/str_cat.h"
@@ -14,6 +13,7 @@
 #include "google/protobuf/text_format.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "tuner/selfplay.h"
+#include "tuner/tune.h"
 
 namespace chess {
 namespace {
@@ -31,19 +31,111 @@ absl::Status Apply(const SpsaConfig& config, const std::vector<double>& theta,
   return ValidateEngineConfig(*e);
 }
 
-absl::Status SaveState(const SpsaState& state, const std::string& path) {
-  std::string text;
-  google::protobuf::TextFormat::PrintToString(state, &text);
-  const std::string tmp = path + ".tmp";
-  std::ofstream(tmp) << text;
-  std::error_code ec;
-  fs::rename(tmp, path,
-             ec);  // atomic: a crash leaves the old or the new checkpoint
-  if (ec) return absl::InternalError(absl::StrCat(path, ": ", ec.message()));
+absl::Status Validate(const SpsaConfig& config, size_t start_size) {
+  if (config.parameters_size() == 0)
+    return absl::InvalidArgumentError("spsa: no parameters");
+  if (config.iterations() < 1)
+    return absl::InvalidArgumentError("spsa: iterations must be at least 1");
+  if (start_size != size_t(config.parameters_size()))
+    return absl::InvalidArgumentError("spsa: one start value per parameter");
+  for (const SpsaParameter& p : config.parameters()) {
+    if (!(p.min() < p.max()) || !(p.c_end() > 0) || !(p.r_end() > 0)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("spsa: parameter ", p.name(),
+                       " needs min < max, c_end > 0, r_end > 0"));
+    }
+  }
   return absl::OkStatus();
 }
 
+// The checkpoint of this config, or a fresh state at `start`.
+absl::StatusOr<SpsaState> LoadState(const SpsaConfig& config,
+                                    const std::vector<double>& start,
+                                    const std::string& path) {
+  SpsaState state;
+  absl::StatusOr<std::string> text = ReadFile(path);
+  if (!text.ok()) {
+    *state.mutable_config() = config;
+    for (size_t i = 0; i < start.size(); ++i) {
+      const SpsaParameter& p = config.parameters(int(i));
+      state.add_theta(std::clamp(start[i], p.min(), p.max()));
+    }
+    return state;
+  }
+  if (!google::protobuf::TextFormat::ParseFromString(*text, &state) ||
+      !google::protobuf::util::MessageDifferencer::Equals(state.config(),
+                                                          config) ||
+      state.theta_size() != config.parameters_size()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        path,
+        ": a checkpoint of another SPSA run; remove it or choose another"));
+  }
+  return state;
+}
+
 }  // namespace
+
+SpsaGains SpsaSchedule(const SpsaConfig& config, const SpsaParameter& parameter,
+                       int k) {
+  const double n = config.iterations();
+  const double big_a = config.a_fraction() * n;
+  // c and a are chosen so that c_n = c_end and a_n / c_n^2 = r_end.
+  const double c = parameter.c_end() * std::pow(n, config.gamma());
+  const double a_end =
+      parameter.r_end() * parameter.c_end() * parameter.c_end();
+  const double a = a_end * std::pow(big_a + n, config.alpha());
+  SpsaGains gains;
+  gains.c_k = c / std::pow(k, config.gamma());
+  gains.r_k = a / std::pow(big_a + k, config.alpha()) / (gains.c_k * gains.c_k);
+  return gains;
+}
+
+absl::StatusOr<std::vector<double>> RunSpsaIterations(
+    const SpsaConfig& config, const std::vector<double>& start,
+    const std::string& state_path, const SpsaMatch& match, std::ostream& log) {
+  if (absl::Status s = Validate(config, start.size()); !s.ok()) return s;
+  absl::StatusOr<SpsaState> state = LoadState(config, start, state_path);
+  if (!state.ok()) return state.status();
+  if (state->history_size() > 0)
+    log << "resuming at iteration " << state->history_size() + 1 << "\n";
+  const int n = config.parameters_size();
+  std::vector<double> theta(state->theta().begin(), state->theta().end());
+  for (int k = state->history_size() + 1; k <= config.iterations(); ++k) {
+    std::mt19937_64 rng(Mix64(config.seed() * 1000003 + uint64_t(k)));
+    std::vector<double> plus(n), minus(n), delta(n);
+    std::vector<SpsaGains> gains(n);
+    for (int i = 0; i < n; ++i) {
+      const SpsaParameter& p = config.parameters(i);
+      gains[i] = SpsaSchedule(config, p, k);
+      delta[i] = (rng() & 1) ? 1 : -1;
+      const double step = gains[i].c_k * delta[i];
+      plus[i] = std::clamp(std::round(theta[i] + step), p.min(), p.max());
+      minus[i] = std::clamp(std::round(theta[i] - step), p.min(), p.max());
+    }
+    absl::StatusOr<int> result = match(k, plus, minus);
+    if (!result.ok()) return result.status();
+    SpsaIteration* it = state->add_history();
+    it->set_k(k);
+    it->set_plus_points_x2(2 * *result);
+    for (int i = 0; i < n; ++i) {
+      const SpsaParameter& p = config.parameters(i);
+      theta[i] = std::clamp(
+          theta[i] + gains[i].r_k * gains[i].c_k * *result * delta[i], p.min(),
+          p.max());
+      it->add_theta(theta[i]);
+    }
+    state->mutable_theta()->Assign(theta.begin(), theta.end());
+    if (absl::Status s = WriteTextProto(*state, state_path, ""); !s.ok())
+      return s;
+    std::string line = absl::StrFormat("iteration %d/%d  result %+d ", k,
+                                       config.iterations(), *result);
+    for (int i = 0; i < n; ++i)
+      absl::StrAppendFormat(&line, " %s=%.2f", config.parameters(i).name(),
+                            theta[i]);
+    log << line << std::endl;
+  }
+  return theta;
+}
 
 absl::Status RunSpsa(const SpsaConfig& config, const std::string& config_dir,
                      const std::string& state_path, const std::string& work_dir,
@@ -58,50 +150,15 @@ absl::Status RunSpsa(const SpsaConfig& config, const std::string& config_dir,
     if (!loaded.ok()) return loaded.status();
     openings = *std::move(loaded);
   }
-  const int n = config.parameters_size();
-  if (n == 0) return absl::InvalidArgumentError("spsa: no parameters");
-  SpsaState state;
-  if (absl::StatusOr<std::string> text = ReadFile(state_path); text.ok()) {
-    if (!google::protobuf::TextFormat::ParseFromString(*text, &state) ||
-        !google::protobuf::util::MessageDifferencer::Equals(state.config(),
-                                                            config)) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          state_path,
-          ": a checkpoint of another SPSA run; remove it or choose another"));
-    }
-    log << "resuming at iteration " << state.history_size() + 1 << "\n";
-  } else {
-    *state.mutable_config() = config;
-    for (const SpsaParameter& p : config.parameters()) {
-      absl::StatusOr<double> v = GetNumericConfigOption(p.name(), *base);
-      if (!v.ok()) return v.status();
-      if (!(p.min() < p.max()) || p.c_end() <= 0) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "spsa: parameter ", p.name(), " needs min < max and c_end > 0"));
-      }
-      state.add_theta(*v);
-    }
+  std::vector<double> start;
+  for (const SpsaParameter& p : config.parameters()) {
+    absl::StatusOr<double> v = GetNumericConfigOption(p.name(), *base);
+    if (!v.ok()) return v.status();
+    start.push_back(*v);
   }
-  std::vector<double> theta(state.theta().begin(), state.theta().end());
-  const int iterations = config.iterations();
-  const double big_a = config.a_fraction() * iterations;
-  for (int k = state.history_size() + 1; k <= iterations; ++k) {
-    std::mt19937_64 rng(Mix64(config.seed() * 1000003 + uint64_t(k)));
-    std::vector<double> plus(n), minus(n), delta(n), c_k(n), r_k(n);
-    for (int i = 0; i < n; ++i) {
-      const SpsaParameter& p = config.parameters(i);
-      const double c = p.c_end() * std::pow(iterations, config.gamma());
-      const double a_end = p.r_end() * p.c_end() * p.c_end();
-      const double a = a_end * std::pow(big_a + iterations, config.alpha());
-      c_k[i] = c / std::pow(k, config.gamma());
-      const double a_k = a / std::pow(big_a + k, config.alpha());
-      r_k[i] = a_k / (c_k[i] * c_k[i]);
-      delta[i] = (rng() & 1) ? 1 : -1;
-      plus[i] = std::clamp(std::round(theta[i] + c_k[i] * delta[i]), p.min(),
-                           p.max());
-      minus[i] = std::clamp(std::round(theta[i] - c_k[i] * delta[i]), p.min(),
-                            p.max());
-    }
+  const SpsaMatch play_pairs =
+      [&](int k, const std::vector<double>& plus,
+          const std::vector<double>& minus) -> absl::StatusOr<int> {
     MatchRequest request;
     request.first = *base;
     request.second = *base;
@@ -119,26 +176,25 @@ absl::Status RunSpsa(const SpsaConfig& config, const std::string& config_dir,
         (fs::path(work_dir) / absl::StrCat("iteration-", k)).string();
     absl::StatusOr<MatchSummary> summary = PlayMatch(request);
     if (!summary.ok()) return summary.status();
-    const PairingSummary& p = summary->pairings(0);
-    const int result = p.wins() - p.losses();
-    SpsaIteration* it = state.add_history();
-    it->set_k(k);
-    it->set_plus_points_x2(2 * result);
-    for (int i = 0; i < n; ++i) {
-      const SpsaParameter& param = config.parameters(i);
-      theta[i] = std::clamp(theta[i] + r_k[i] * c_k[i] * result * delta[i],
-                            param.min(), param.max());
-      it->add_theta(theta[i]);
-    }
-    state.mutable_theta()->Assign(theta.begin(), theta.end());
-    if (absl::Status s = SaveState(state, state_path); !s.ok()) return s;
-    std::string line =
-        absl::StrFormat("iteration %d/%d  result %+d ", k, iterations, result);
-    for (int i = 0; i < n; ++i)
-      absl::StrAppendFormat(&line, " %s=%.2f", config.parameters(i).name(),
-                            theta[i]);
-    log << line << std::endl;
-  }
+    return summary->pairings(0).wins() - summary->pairings(0).losses();
+  };
+  std::error_code ec;
+  fs::create_directories(work_dir, ec);
+  if (ec)
+    return absl::InternalError(absl::StrCat(work_dir, ": ", ec.message()));
+  absl::StatusOr<std::vector<double>> theta =
+      RunSpsaIterations(config, start, state_path, play_pairs, log);
+  if (!theta.ok()) return theta.status();
+  EngineConfig final_config = *base;
+  if (absl::Status s = Apply(config, *theta, &final_config); !s.ok()) return s;
+  const std::string out = (fs::path(work_dir) / "final.textproto").string();
+  if (absl::Status s = WriteTextProto(
+          final_config, out,
+          absl::StrCat("# tuner spsa: ", config.engine_config(), " after ",
+                       config.iterations(), " iterations\n"));
+      !s.ok())
+    return s;
+  log << "final config: " << out << "\n";
   return absl::OkStatus();
 }
 

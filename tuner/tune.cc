@@ -1,6 +1,7 @@
 #include "tuner/tune.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <numeric>
 #include <random>
@@ -92,10 +93,17 @@ absl::Status WriteTextProto(const google::protobuf::Message& message,
                             const std::string& header_comment) {
   std::string text;
   google::protobuf::TextFormat::PrintToString(message, &text);
-  std::ofstream out(path);
-  out << header_comment << text;
-  if (!out.flush())
-    return absl::InternalError(absl::StrCat(path, ": cannot write"));
+  // Written beside and renamed over: a crash leaves the old or the new file.
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp);
+    out << header_comment << text;
+    if (!out.flush())
+      return absl::InternalError(absl::StrCat(tmp, ": cannot write"));
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) return absl::InternalError(absl::StrCat(path, ": ", ec.message()));
   return absl::OkStatus();
 }
 

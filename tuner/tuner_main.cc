@@ -1,10 +1,11 @@
 // tuner: learns evaluation weights from arena games and tunes search constants.
 //
-//   tuner extract --out=DATA INPUT...     arena logs (*.log) and text datasets
-//   -> DATA tuner texel --data=DATA[,DATA] --start=CONFIG --out=CONFIG
-//   [--record=RUN.textproto] tuner spsa SPSA.textproto --state=FILE
-//   --work_dir=DIR tuner loop LOOP.textproto --output_dir=DIR tuner bench
-//   [--positions=1000000] [--threads=2]   one full-batch gradient epoch, timed
+//   tuner extract --out=DATA INPUT...       arena logs (*.log), text datasets
+//   tuner texel --data=DATA[,DATA] --start=CONFIG --out=CONFIG
+//               [--record=RUN.textproto]
+//   tuner spsa SPSA.textproto --state=FILE --work_dir=DIR
+//   tuner loop LOOP.textproto --output_dir=DIR
+//   tuner bench [--positions=1000000] [--threads=2]   one gradient epoch, timed
 //
 // Exit codes: 0 done, 2 bad input, 4 I/O error.
 #include <signal.h>
