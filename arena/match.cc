@@ -206,6 +206,8 @@ class Standings {
   Standings(const MatchConfig& config)
       : config_(config), pairings_(Pairings(config)) {
     per_pairing_.resize(pairings_.size());
+    if (config_.has_sprt())
+      for (Entry& e : per_pairing_) e.llr = SprtLlr(Sprt(), e.penta);
   }
 
   void Add(const GameRecord& g) {
@@ -226,6 +228,7 @@ class Standings {
                        &e.penta.ww};
       ++*bucket[half_points];
       e.open_pairs.erase(g.round());
+      if (config_.has_sprt()) e.llr = SprtLlr(Sprt(), e.penta);
     }
     ++terminations_[GameRecord::Termination_Name(g.termination())];
     ++played_;
@@ -253,7 +256,7 @@ class Standings {
     for (int c : e.penta.counts()) s.add_pentanomial(c);
     if (config_.has_sprt()) {
       const SprtParams sprt = Sprt();
-      s.set_llr(SprtLlr(sprt, e.penta));
+      s.set_llr(e.llr);
       s.set_llr_lower(sprt.lower_bound());
       s.set_llr_upper(sprt.upper_bound());
       switch (SprtDecide(sprt, s.llr())) {
@@ -274,7 +277,7 @@ class Standings {
   SprtDecision Decision() const {
     if (!config_.has_sprt() || per_pairing_.empty())
       return SprtDecision::kContinue;
-    return SprtDecide(Sprt(), SprtLlr(Sprt(), per_pairing_[0].penta));
+    return SprtDecide(Sprt(), per_pairing_[0].llr);
   }
 
   MatchSummary Build(int scheduled) const {
@@ -297,6 +300,7 @@ class Standings {
     Trinomial tri;
     Pentanomial penta;
     std::map<int, std::vector<double>> open_pairs;  // round -> points so far
+    double llr = 0;  // of `penta`, kept current by Add
   };
   SprtParams Sprt() const {
     const SprtConfig& c = config_.sprt();
