@@ -18,11 +18,6 @@ namespace {
 
 using ::testing::HasSubstr;
 
-std::string TempDir(const std::string& name) {
-  const char* tmp = std::getenv("TEST_TMPDIR");
-  return absl::StrCat(tmp ? tmp : "/tmp", "/", name);
-}
-
 constexpr char kSmallMatch[] = R"(
 name: "small"
 players { name: "default" config_file: "configs/engines/default.textproto"
@@ -138,7 +133,7 @@ TEST(MatchTest, SameSeedSameGamesWhateverTheConcurrency) {
   std::ostringstream report;
   std::map<int, GameRecord> runs[2];
   for (int run = 0; run < 2; ++run) {
-    const std::string dir = TempDir(absl::StrCat("repro", run));
+    const std::string dir = ::testing::TempDir() + absl::StrCat("repro", run);
     RunOptions options{.output_dir = dir,
                        .fresh = true,
                        .concurrency = run + 1,
@@ -165,7 +160,7 @@ TEST(MatchTest, SameSeedSameGamesWhateverTheConcurrency) {
 TEST(MatchTest, PgnReadsBackToTheSameMoves) {
   auto match = ParseMatch(kSmallMatch, "small", ".");
   ASSERT_TRUE(match.ok());
-  const std::string dir = TempDir("pgn");
+  const std::string dir = ::testing::TempDir() + "pgn";
   std::ostringstream report;
   RunOptions options{
       .output_dir = dir, .fresh = true, .progress = false, .out = &report};
@@ -196,7 +191,7 @@ TEST(MatchTest, PgnReadsBackToTheSameMoves) {
 TEST(MatchTest, ResumeSkipsFinishedGamesAndRefusesAnotherMatch) {
   auto match = ParseMatch(kSmallMatch, "small", ".");
   ASSERT_TRUE(match.ok());
-  const std::string dir = TempDir("resume");
+  const std::string dir = ::testing::TempDir() + "resume";
   std::ostringstream report;
   RunOptions options{
       .output_dir = dir, .fresh = true, .progress = false, .out = &report};
@@ -226,13 +221,13 @@ sprt { elo0: 0 elo1: 20 }
                           "sprt", ".");
   ASSERT_TRUE(match.ok()) << match.status();
   std::ostringstream report;
-  RunOptions options{.output_dir = TempDir("sprt"),
+  RunOptions options{.output_dir = ::testing::TempDir() + "sprt",
                      .fresh = true,
                      .progress = false,
                      .out = &report};
   EXPECT_EQ(RunMatch(*match, options), kExitOk);
   EXPECT_THAT(report.str(), HasSubstr("H1 accepted"));
-  auto summary = SummarizeLog(TempDir("sprt") + "/games.log");
+  auto summary = SummarizeLog(::testing::TempDir() + "sprt" + "/games.log");
   EXPECT_LT(summary->played_games(), 400);
 
   // The same match seen from the weaker side accepts H0: exit code 1.
@@ -240,7 +235,7 @@ sprt { elo0: 0 elo1: 20 }
   reversed.mutable_players()->SwapElements(0, 1);
   LoadedMatch weaker = *match;
   weaker.config = reversed;
-  options.output_dir = TempDir("sprt-h0");
+  options.output_dir = ::testing::TempDir() + "sprt-h0";
   EXPECT_EQ(RunMatch(weaker, options), kExitH0);
 }
 

@@ -77,8 +77,7 @@ std::filesystem::path SharedBooks() {
 }
 
 std::string Unzip(const std::filesystem::path& zip, const std::string& member) {
-  const char* tmp = std::getenv("TEST_TMPDIR");
-  const std::string out = absl::StrCat(tmp ? tmp : "/tmp", "/", member);
+  const std::string out = ::testing::TempDir() + member;
   const std::string command = absl::StrCat("unzip -p '", zip.string(), "' '",
                                            member, "' > '", out, "'");
   return std::system(command.c_str()) == 0 ? out : "";

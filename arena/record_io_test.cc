@@ -10,18 +10,13 @@
 namespace chess {
 namespace {
 
-std::string TempPath(const std::string& name) {
-  const char* dir = std::getenv("TEST_TMPDIR");
-  return std::string(dir ? dir : "/tmp") + "/" + name;
-}
-
 TEST(Crc32cTest, KnownValue) {
   EXPECT_EQ(Crc32c("123456789"), 0xE3069283u);  // the standard check value
   EXPECT_EQ(Crc32c(""), 0u);
 }
 
 TEST(RecordIoTest, WriteReadAppend) {
-  const std::string path = TempPath("a.log");
+  const std::string path = ::testing::TempDir() + "a.log";
   {
     auto w = RecordWriter::Create(path);
     ASSERT_TRUE(w.ok()) << w.status();
@@ -46,7 +41,7 @@ TEST(RecordIoTest, WriteReadAppend) {
 }
 
 TEST(RecordIoTest, TornTailIsDetectedAndCut) {
-  const std::string path = TempPath("torn.log");
+  const std::string path = ::testing::TempDir() + "torn.log";
   {
     auto w = RecordWriter::Create(path);
     ASSERT_TRUE(w->Write("one").ok());
@@ -72,7 +67,7 @@ TEST(RecordIoTest, TornTailIsDetectedAndCut) {
 }
 
 TEST(RecordIoTest, CorruptPayloadEndsTheFile) {
-  const std::string path = TempPath("corrupt.log");
+  const std::string path = ::testing::TempDir() + "corrupt.log";
   {
     auto w = RecordWriter::Create(path);
     ASSERT_TRUE(w->Write("good").ok());
@@ -87,9 +82,9 @@ TEST(RecordIoTest, CorruptPayloadEndsTheFile) {
 }
 
 TEST(RecordIoTest, ErrorsNameTheFile) {
-  auto missing = ReadRecordFile(TempPath("missing.log"));
+  auto missing = ReadRecordFile(::testing::TempDir() + "missing.log");
   EXPECT_TRUE(absl::IsNotFound(missing.status()));
-  const std::string path = TempPath("text.log");
+  const std::string path = ::testing::TempDir() + "text.log";
   std::ofstream(path) << "this is not a log\n";
   auto bad = ReadRecordFile(path);
   ASSERT_FALSE(bad.ok());

@@ -16,13 +16,8 @@ namespace {
 
 using ::testing::HasSubstr;
 
-std::string TempPath(const std::string& name) {
-  const char* tmp = std::getenv("TEST_TMPDIR");
-  return absl::StrCat(tmp ? tmp : "/tmp", "/", name);
-}
-
 TEST(TextDatasetTest, FormatsAndMalformedLines) {
-  const std::string path = TempPath("data.txt");
+  const std::string path = ::testing::TempDir() + "data.txt";
   std::ofstream(path)
       << "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 [0.5]\n"
          "4k3/8/8/8/8/8/8/4K2R w K - [1.0]\n"
@@ -41,7 +36,9 @@ TEST(TextDatasetTest, FormatsAndMalformedLines) {
   EXPECT_EQ(set.dropped().at("malformed_line"), 2);
   EXPECT_THAT(report.str(), HasSubstr("data.txt:4:"));
   EXPECT_THAT(report.str(), HasSubstr("data.txt:6:"));
-  EXPECT_FALSE(ReadTextDataset(TempPath("missing.txt"), &set, &report).ok());
+  EXPECT_FALSE(
+      ReadTextDataset(::testing::TempDir() + "missing.txt", &set, &report)
+          .ok());
 }
 
 TEST(ExtractTest, FromAnArenaLog) {
@@ -54,7 +51,7 @@ TEST(ExtractTest, FromAnArenaLog) {
   r.openings = &*book;
   r.games = 6;
   r.nodes = 500;
-  r.output_dir = TempPath("extract-match");
+  r.output_dir = ::testing::TempDir() + "extract-match";
   ASSERT_TRUE(PlayMatch(r).ok());
   TrainingSet set;
   ExtractOptions options;
@@ -68,8 +65,8 @@ TEST(ExtractTest, FromAnArenaLog) {
     EXPECT_TRUE(p.result() == 0 || p.result() == 0.5f || p.result() == 1);
   }
   // Written and read back.
-  ASSERT_TRUE(WriteTrainingSet(set, TempPath("set.bin")).ok());
-  auto again = ReadTrainingSet(TempPath("set.bin"));
+  ASSERT_TRUE(WriteTrainingSet(set, ::testing::TempDir() + "set.bin").ok());
+  auto again = ReadTrainingSet(::testing::TempDir() + "set.bin");
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(again->positions_size(), set.positions_size());
 }
@@ -104,13 +101,14 @@ TEST(LoopTest, TinyLoopRunsEndToEnd) {
   config.set_sprt_games(8);
   config.mutable_texel()->set_epochs(20);
   std::ostringstream log;
-  auto report = RunLoop(config, ".", TempPath("loop"), log);
+  auto report = RunLoop(config, ".", ::testing::TempDir() + "loop", log);
   ASSERT_TRUE(report.ok()) << report.status();
   ASSERT_EQ(report->generations_size(), 1);
   EXPECT_EQ(report->generations(0).games(), 8);
   EXPECT_GT(report->generations(0).positions(), 50);
   EXPECT_GT(report->generations(0).k(), 0);
-  EXPECT_TRUE(LoadEngineConfig(TempPath("loop/gen1.textproto")).ok());
+  EXPECT_TRUE(
+      LoadEngineConfig(::testing::TempDir() + "loop/gen1.textproto").ok());
   EXPECT_THAT(FormatLoopReport(*report), HasSubstr("Elo vs previous"));
 }
 

@@ -15,11 +15,6 @@ namespace {
 
 using ::testing::HasSubstr;
 
-std::string TempPath(const std::string& name) {
-  const char* tmp = std::getenv("TEST_TMPDIR");
-  return absl::StrCat(tmp ? tmp : "/tmp", "/", name);
-}
-
 SpsaParameter* AddParameter(SpsaConfig* config, const std::string& name,
                             double min, double max, double c_end) {
   SpsaParameter* p = config->add_parameters();
@@ -76,7 +71,7 @@ TEST(SpsaTest, ConvergesOnASyntheticObjective) {
   };
   std::ostringstream log;
   absl::StatusOr<std::vector<double>> theta = RunSpsaIterations(
-      config, {0, 0}, TempPath("synthetic.state"), match, log);
+      config, {0, 0}, ::testing::TempDir() + "synthetic.state", match, log);
   ASSERT_TRUE(theta.ok()) << theta.status();
   EXPECT_NEAR((*theta)[0], 60, 10);
   EXPECT_NEAR((*theta)[1], -40, 10);
@@ -91,8 +86,8 @@ TEST(SpsaTest, RejectsBadParameters) {
                              const std::vector<double>&) {
     return absl::StatusOr<int>(0);
   };
-  absl::StatusOr<std::vector<double>> theta =
-      RunSpsaIterations(config, {5}, TempPath("bad.state"), never, log);
+  absl::StatusOr<std::vector<double>> theta = RunSpsaIterations(
+      config, {5}, ::testing::TempDir() + "bad.state", never, log);
   EXPECT_FALSE(theta.ok());
   EXPECT_THAT(theta.status().message(), HasSubstr("min < max"));
 }
@@ -106,8 +101,8 @@ TEST(SpsaTest, GamesCheckpointResumeAndFinalConfig) {
   config.set_nodes(300);
   AddParameter(&config, "lmr_base_x100", 0, 300, 10);
   std::ostringstream log;
-  const std::string state = TempPath("spsa.state");
-  const std::string work = TempPath("spsa");
+  const std::string state = ::testing::TempDir() + "spsa.state";
+  const std::string work = ::testing::TempDir() + "spsa";
   ASSERT_TRUE(RunSpsa(config, ".", state, work, log).ok());
   EXPECT_THAT(log.str(), HasSubstr("iteration 2/2"));
   EXPECT_TRUE(std::filesystem::exists(work + "/iteration-2/games.log"));

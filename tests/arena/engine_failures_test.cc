@@ -17,11 +17,6 @@ namespace {
 
 std::string g_fake_engine;
 
-std::string TempDir(const std::string& name) {
-  const char* tmp = std::getenv("TEST_TMPDIR");
-  return absl::StrCat(tmp ? tmp : "/tmp", "/", name);
-}
-
 struct Case {
   const char* mode;
   const char* time_control;  // of the fake engine
@@ -48,7 +43,7 @@ TEST_P(EngineFailureTest, RecordedAndTheMatchCompletes) {
       "concurrency: 2\n");
   auto match = ParseMatch(text, "failures.textproto", ".");
   ASSERT_TRUE(match.ok()) << match.status();
-  const std::string dir = TempDir(c.mode);
+  const std::string dir = ::testing::TempDir() + c.mode;
   std::ostringstream report;
   RunOptions options{
       .output_dir = dir, .fresh = true, .progress = false, .out = &report};
@@ -91,7 +86,7 @@ TEST(EngineFailureTest, MissingProgramIsAStartFailure) {
       "ghost.textproto", ".");
   ASSERT_TRUE(match.ok()) << match.status();
   std::ostringstream report;
-  RunOptions options{.output_dir = TempDir("ghost"),
+  RunOptions options{.output_dir = ::testing::TempDir() + "ghost",
                      .fresh = true,
                      .progress = false,
                      .out = &report};
@@ -110,7 +105,7 @@ TEST(EngineFailureTest, GoodExternalEngineLosesNormally) {
       "good.textproto", ".");
   ASSERT_TRUE(match.ok()) << match.status();
   std::ostringstream report;
-  RunOptions options{.output_dir = TempDir("good"),
+  RunOptions options{.output_dir = ::testing::TempDir() + "good",
                      .fresh = true,
                      .progress = false,
                      .out = &report};
