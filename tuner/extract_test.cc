@@ -1,8 +1,10 @@
 #include "tuner/extract.h"
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "arena/openings.h"
 #include "engine/config.h"
@@ -79,15 +81,28 @@ void ExpectParses(const std::string& path) {
   EXPECT_TRUE(ParseTextProto(*text, path, &m, nullptr).ok()) << path;
 }
 
+// Every shipped tuning file parses as the message its name says, and every
+// shipped engine config loads.
 TEST(TuningConfigsTest, ShippedConfigsParse) {
-  ExpectParses<LoopConfig>("configs/tuning/loop.textproto");
-  ExpectParses<LoopConfig>("configs/tuning/loop_continue.textproto");
-  ExpectParses<SpsaConfig>("configs/tuning/spsa.textproto");
-  ExpectParses<LoopReport>("configs/tuning/loop_report.textproto");
-  ExpectParses<LoopReport>("configs/tuning/loop_continue_report.textproto");
-  ExpectParses<LoopConfig>("configs/tuning/loop_continue2.textproto");
-  ExpectParses<LoopReport>("configs/tuning/loop_continue2_report.textproto");
-  EXPECT_TRUE(LoadEngineConfig("configs/engines/tuned.textproto").ok());
+  int files = 0;
+  for (const auto& entry :
+       std::filesystem::directory_iterator("configs/tuning")) {
+    const std::string path = entry.path().string();
+    const std::string name = entry.path().filename().string();
+    if (absl::StrContains(name, "report")) {
+      ExpectParses<LoopReport>(path);
+    } else if (absl::StartsWith(name, "spsa")) {
+      ExpectParses<SpsaConfig>(path);
+    } else {
+      ExpectParses<LoopConfig>(path);
+    }
+    ++files;
+  }
+  EXPECT_GE(files, 9);
+  for (const auto& entry :
+       std::filesystem::directory_iterator("configs/engines")) {
+    EXPECT_TRUE(LoadEngineConfig(entry.path().string()).ok()) << entry.path();
+  }
 }
 
 TEST(LoopTest, TinyLoopRunsEndToEnd) {
