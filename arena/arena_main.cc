@@ -1,10 +1,10 @@
 // arena: plays matches between engine configurations and external UCI engines.
 //
-//   arena [run] [CONFIG]            play (or resume) a match; default
-//   configs/matches/default.textproto arena summary LOG               standings
-//   recomputed from a match log arena pgn LOG                   a match log as
-//   PGN on stdout arena book --out=FILE ...       make a balanced EPD opening
-//   book
+//   arena [run] [CONFIG]     play (or resume) a match; default: the main job,
+//                            configs/matches/default.textproto
+//   arena summary LOG        standings recomputed from a match log
+//   arena pgn LOG            a match log as PGN on stdout
+//   arena book --out=FILE    make a balanced EPD opening book
 //
 // Exit codes: 0 match complete or SPRT accepted H1; 1 SPRT accepted H0; 2 bad
 // input; 3 an engine could not be started; 4 the log could not be written.

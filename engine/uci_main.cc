@@ -1,8 +1,10 @@
 // The engine as a UCI program.
-//   uci [--config=configs/engines/default.textproto]        speak UCI on
-//   stdin/stdout uci [--config=...] bench [depth]                         print
-//   the bench signature uci [--config=...] compare [max_depth] minimax vs
-//   alpha-beta vs full
+//
+//   uci [--config=FILE]                  speak UCI on stdin/stdout (default
+//                                        configs/engines/default.textproto)
+//   uci [--config=FILE] bench [depth]    print the bench signature
+//   uci [--config=FILE] compare [depth]  minimax vs alpha-beta vs full search
+//
 // Exit code 2 when the config cannot be loaded.
 #include <iostream>
 #include <string>
