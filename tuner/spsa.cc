@@ -53,8 +53,7 @@ absl::StatusOr<SpsaState> LoadState(const SpsaConfig& config,
                                     const std::vector<double>& start,
                                     const std::string& path) {
   SpsaState state;
-  absl::StatusOr<std::string> text = ReadFile(path);
-  if (!text.ok()) {
+  if (!fs::exists(path)) {
     *state.mutable_config() = config;
     for (size_t i = 0; i < start.size(); ++i) {
       const SpsaParameter& p = config.parameters(int(i));
@@ -62,6 +61,8 @@ absl::StatusOr<SpsaState> LoadState(const SpsaConfig& config,
     }
     return state;
   }
+  absl::StatusOr<std::string> text = ReadFile(path);
+  if (!text.ok()) return text.status();
   if (!google::protobuf::TextFormat::ParseFromString(*text, &state) ||
       !google::protobuf::util::MessageDifferencer::Equals(state.config(),
                                                           config) ||
