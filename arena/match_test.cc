@@ -227,7 +227,7 @@ sprt { elo0: 0 elo1: 20 }
                      .out = &report};
   EXPECT_EQ(RunMatch(*match, options), kExitOk);
   EXPECT_THAT(report.str(), HasSubstr("H1 accepted"));
-  auto summary = SummarizeLog(::testing::TempDir() + "sprt" + "/games.log");
+  auto summary = SummarizeLog(::testing::TempDir() + "sprt/games.log");
   EXPECT_LT(summary->played_games(), 400);
 
   // The same match seen from the weaker side accepts H0: exit code 1.
