@@ -354,12 +354,36 @@ absl::StatusOr<LogContents> ReadLog(const std::string& path) {
   return log;
 }
 
-// The parts of a config that decide which games are played and how.
+// The parts of a config that decide which games are played and how. The cap
+// (games, rounds) is not one of them: a schedule's first games do not depend
+// on its length, so a match may be extended.
 MatchConfig Identity(const MatchConfig& c) {
   MatchConfig id = c;
   id.clear_concurrency();
   id.clear_output_dir();
+  id.clear_games();
+  id.clear_rounds();
   return id;
+}
+
+// Rewrites the log with a header for the new cap and the same games; returns
+// the log's new length.
+absl::StatusOr<uint64_t> RaiseGameCap(const std::string& log_path,
+                                      const LogContents& log,
+                                      const MatchConfig& config,
+                                      int scheduled) {
+  MatchHeader header = log.header;
+  *header.mutable_config() = config;
+  header.set_scheduled_games(scheduled);
+  std::vector<std::string> records = {header.SerializeAsString()};
+  for (const GameRecord& g : log.games)
+    records.push_back(g.SerializeAsString());
+  if (absl::Status s = ReplaceRecordFile(log_path, records); !s.ok()) return s;
+  std::error_code ec;
+  const uint64_t size = fs::file_size(log_path, ec);
+  if (ec)
+    return absl::InternalError(absl::StrCat(log_path, ": ", ec.message()));
+  return size;
 }
 
 std::string SummaryVerdict(const MatchSummary& s, int exit_code) {
@@ -519,12 +543,31 @@ int RunMatch(const LoadedMatch& match, const RunOptions& options) {
                    "output_dir, or --fresh to overwrite it\n";
       return kExitBadInput;
     }
+    const int scheduled = int(match.schedule.size());
+    const int logged = existing->header.scheduled_games();
+    if (scheduled < logged) {
+      std::cerr << log_path << ": scheduled for " << logged
+                << " games; a resumed match may raise the cap, not lower it\n";
+      return kExitBadInput;
+    }
     done = existing->games;
     if (existing->torn) {
       std::cerr << log_path
                 << ": cut a torn record at the end (an interrupted write)\n";
     }
-    writer = RecordWriter::Append(log_path, existing->valid_bytes);
+    uint64_t valid_bytes = existing->valid_bytes;
+    if (scheduled > logged) {
+      absl::StatusOr<uint64_t> size =
+          RaiseGameCap(log_path, *existing, config, scheduled);
+      if (!size.ok()) {
+        std::cerr << size.status().message() << "\n";
+        return kExitIoError;
+      }
+      valid_bytes = *size;
+      std::cerr << "game cap raised from " << logged << " to " << scheduled
+                << "\n";
+    }
+    writer = RecordWriter::Append(log_path, valid_bytes);
   } else {
     writer = RecordWriter::Create(log_path);
     if (writer.ok()) {

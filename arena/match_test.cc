@@ -127,6 +127,22 @@ std::map<int, GameRecord> GamesByIndex(const std::string& log) {
   return games;
 }
 
+void ExpectSameGames(const std::map<int, GameRecord>& a,
+                     const std::map<int, GameRecord>& b) {
+  ASSERT_EQ(a.size(), b.size());
+  for (const auto& [index, game] : a) {
+    const GameRecord& other = b.at(index);
+    ASSERT_EQ(game.moves_size(), other.moves_size()) << index;
+    for (int i = 0; i < game.moves_size(); ++i) {
+      EXPECT_EQ(game.moves(i).uci(), other.moves(i).uci());
+      EXPECT_EQ(game.moves(i).nodes(), other.moves(i).nodes());
+      EXPECT_EQ(game.moves(i).score_cp(), other.moves(i).score_cp());
+    }
+    EXPECT_EQ(game.result(), other.result());
+    EXPECT_EQ(game.opening_fen(), other.opening_fen());
+  }
+}
+
 TEST(MatchTest, SameSeedSameGamesWhateverTheConcurrency) {
   auto match = ParseMatch(kSmallMatch, "small", ".");
   ASSERT_TRUE(match.ok()) << match.status();
@@ -143,18 +159,7 @@ TEST(MatchTest, SameSeedSameGamesWhateverTheConcurrency) {
     runs[run] = GamesByIndex(dir + "/games.log");
   }
   ASSERT_EQ(runs[0].size(), 12u);
-  ASSERT_EQ(runs[1].size(), 12u);
-  for (const auto& [index, game] : runs[0]) {
-    const GameRecord& other = runs[1].at(index);
-    ASSERT_EQ(game.moves_size(), other.moves_size()) << index;
-    for (int i = 0; i < game.moves_size(); ++i) {
-      EXPECT_EQ(game.moves(i).uci(), other.moves(i).uci());
-      EXPECT_EQ(game.moves(i).nodes(), other.moves(i).nodes());
-      EXPECT_EQ(game.moves(i).score_cp(), other.moves(i).score_cp());
-    }
-    EXPECT_EQ(game.result(), other.result());
-    EXPECT_EQ(game.opening_fen(), other.opening_fen());
-  }
+  ExpectSameGames(runs[0], runs[1]);
 }
 
 TEST(MatchTest, PgnReadsBackToTheSameMoves) {
@@ -204,6 +209,38 @@ TEST(MatchTest, ResumeSkipsFinishedGamesAndRefusesAnotherMatch) {
       absl::StrReplaceAll(kSmallMatch, {{"seed: 7", "seed: 8"}}), "other", ".");
   ASSERT_TRUE(other.ok());
   EXPECT_EQ(RunMatch(*other, options), kExitBadInput);
+}
+
+// An inconclusive SPRT at its cap can play on: the same games as a match
+// scheduled that long from the start.
+TEST(MatchTest, ResumeMayRaiseTheGameCapButNotLowerIt) {
+  auto short_match = ParseMatch(
+      absl::StrReplaceAll(kSmallMatch, {{"games: 12", "games: 6"}}), "s", ".");
+  auto full_match = ParseMatch(kSmallMatch, "small", ".");
+  auto lower_match = ParseMatch(
+      absl::StrReplaceAll(kSmallMatch, {{"games: 12", "games: 4"}}), "l", ".");
+  ASSERT_TRUE(short_match.ok() && full_match.ok() && lower_match.ok());
+  std::ostringstream report;
+  RunOptions options{.output_dir = ::testing::TempDir() + "extend-direct",
+                     .fresh = true,
+                     .progress = false,
+                     .out = &report};
+  ASSERT_EQ(RunMatch(*full_match, options), kExitOk);
+  const auto direct = GamesByIndex(options.output_dir + "/games.log");
+
+  options.output_dir = ::testing::TempDir() + "extend";
+  ASSERT_EQ(RunMatch(*short_match, options), kExitOk);
+  EXPECT_EQ(GamesByIndex(options.output_dir + "/games.log").size(), 6u);
+  options.fresh = false;
+  ASSERT_EQ(RunMatch(*full_match, options), kExitOk);
+  const std::string log = options.output_dir + "/games.log";
+  ExpectSameGames(GamesByIndex(log), direct);
+  auto summary = SummarizeLog(log);
+  ASSERT_TRUE(summary.ok());
+  EXPECT_EQ(summary->scheduled_games(), 12);
+
+  EXPECT_EQ(RunMatch(*lower_match, options), kExitBadInput);
+  EXPECT_EQ(GamesByIndex(log).size(), 12u);  // untouched
 }
 
 TEST(MatchTest, SprtStopsEarlyAgainstAMuchWeakerEngine) {

@@ -54,6 +54,15 @@ absl::Status WriteAll(int fd, absl::string_view data, const std::string& path) {
   return absl::OkStatus();
 }
 
+// Length, checksum, payload.
+std::string Frame(absl::string_view payload) {
+  std::string frame(8, '\0');
+  StoreLe32(uint32_t(payload.size()), &frame[0]);
+  StoreLe32(Crc32c(payload), &frame[4]);
+  frame.append(payload.data(), payload.size());
+  return frame;
+}
+
 }  // namespace
 
 uint32_t Crc32c(absl::string_view data) {
@@ -95,6 +104,23 @@ absl::StatusOr<RecordFile> ReadRecordFile(const std::string& path) {
     file.valid_bytes = at;
   }
   return file;
+}
+
+absl::Status ReplaceRecordFile(const std::string& path,
+                               const std::vector<std::string>& records) {
+  const std::string tmp = path + ".tmp";
+  const int fd =
+      ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return ErrnoError("cannot create", tmp);
+  std::string data(kMagic);
+  for (const std::string& payload : records) data += Frame(payload);
+  absl::Status status = WriteAll(fd, data, tmp);
+  if (status.ok() && ::fsync(fd) != 0) status = ErrnoError("fsync failed", tmp);
+  ::close(fd);
+  if (status.ok() && ::rename(tmp.c_str(), path.c_str()) != 0)
+    status = ErrnoError("cannot rename over", path);
+  if (!status.ok()) ::unlink(tmp.c_str());
+  return status;
 }
 
 absl::StatusOr<RecordWriter> RecordWriter::Create(const std::string& path) {
@@ -140,11 +166,7 @@ RecordWriter::~RecordWriter() {
 }
 
 absl::Status RecordWriter::Write(absl::string_view payload) {
-  std::string frame(8, '\0');
-  StoreLe32(uint32_t(payload.size()), &frame[0]);
-  StoreLe32(Crc32c(payload), &frame[4]);
-  frame.append(payload.data(), payload.size());
-  if (absl::Status s = WriteAll(fd_, frame, path_); !s.ok()) return s;
+  if (absl::Status s = WriteAll(fd_, Frame(payload), path_); !s.ok()) return s;
   if (::fdatasync(fd_) != 0) return ErrnoError("fdatasync failed", path_);
   return absl::OkStatus();
 }

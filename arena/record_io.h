@@ -28,6 +28,11 @@ struct RecordFile {
 // record file is InvalidArgument.
 absl::StatusOr<RecordFile> ReadRecordFile(const std::string& path);
 
+// Writes a whole record file beside `path` and renames it over `path`: a
+// crash leaves the old file or the new one, never a mix.
+absl::Status ReplaceRecordFile(const std::string& path,
+                               const std::vector<std::string>& records);
+
 class RecordWriter {
  public:
   // Creates the file, or opens an existing one and cuts it to `valid_bytes`

@@ -3,8 +3,10 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
 namespace chess {
@@ -38,6 +40,30 @@ TEST(RecordIoTest, WriteReadAppend) {
   file = ReadRecordFile(path);
   ASSERT_EQ(file->records.size(), 4u);
   EXPECT_EQ(file->records[3], "fourth");
+}
+
+TEST(RecordIoTest, ReplaceRewritesTheWholeFile) {
+  const std::string path = ::testing::TempDir() + "replace.log";
+  {
+    auto w = RecordWriter::Create(path);
+    ASSERT_TRUE(w.ok());
+    ASSERT_TRUE(w->Write("old header").ok());
+    ASSERT_TRUE(w->Write("game").ok());
+  }
+  ASSERT_TRUE(ReplaceRecordFile(path, {"new header", "game"}).ok());
+  auto file = ReadRecordFile(path);
+  ASSERT_TRUE(file.ok()) << file.status();
+  EXPECT_EQ(file->records, (std::vector<std::string>{"new header", "game"}));
+  EXPECT_EQ(file->valid_bytes, file->file_bytes);
+  EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+  {  // and it can be appended to as usual
+    auto w = RecordWriter::Append(path, file->valid_bytes);
+    ASSERT_TRUE(w.ok());
+    ASSERT_TRUE(w->Write("next game").ok());
+  }
+  EXPECT_EQ(ReadRecordFile(path)->records.size(), 3u);
+  absl::Status bad = ReplaceRecordFile("/nonexistent-dir/x.log", {"a"});
+  EXPECT_THAT(std::string(bad.message()), ::testing::HasSubstr("x.log"));
 }
 
 TEST(RecordIoTest, TornTailIsDetectedAndCut) {
