@@ -378,12 +378,7 @@ absl::StatusOr<uint64_t> RaiseGameCap(const std::string& log_path,
   std::vector<std::string> records = {header.SerializeAsString()};
   for (const GameRecord& g : log.games)
     records.push_back(g.SerializeAsString());
-  if (absl::Status s = ReplaceRecordFile(log_path, records); !s.ok()) return s;
-  std::error_code ec;
-  const uint64_t size = fs::file_size(log_path, ec);
-  if (ec)
-    return absl::InternalError(absl::StrCat(log_path, ": ", ec.message()));
-  return size;
+  return ReplaceRecordFile(log_path, records);
 }
 
 std::string SummaryVerdict(const MatchSummary& s, int exit_code) {

@@ -106,8 +106,8 @@ absl::StatusOr<RecordFile> ReadRecordFile(const std::string& path) {
   return file;
 }
 
-absl::Status ReplaceRecordFile(const std::string& path,
-                               const std::vector<std::string>& records) {
+absl::StatusOr<uint64_t> ReplaceRecordFile(
+    const std::string& path, const std::vector<std::string>& records) {
   const std::string tmp = path + ".tmp";
   const int fd =
       ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -119,8 +119,11 @@ absl::Status ReplaceRecordFile(const std::string& path,
   ::close(fd);
   if (status.ok() && ::rename(tmp.c_str(), path.c_str()) != 0)
     status = ErrnoError("cannot rename over", path);
-  if (!status.ok()) ::unlink(tmp.c_str());
-  return status;
+  if (!status.ok()) {
+    ::unlink(tmp.c_str());
+    return status;
+  }
+  return data.size();
 }
 
 absl::StatusOr<RecordWriter> RecordWriter::Create(const std::string& path) {

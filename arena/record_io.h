@@ -29,9 +29,10 @@ struct RecordFile {
 absl::StatusOr<RecordFile> ReadRecordFile(const std::string& path);
 
 // Writes a whole record file beside `path` and renames it over `path`: a
-// crash leaves the old file or the new one, never a mix.
-absl::Status ReplaceRecordFile(const std::string& path,
-                               const std::vector<std::string>& records);
+// crash leaves the old file or the new one, never a mix. Returns its length,
+// the `valid_bytes` to append after.
+absl::StatusOr<uint64_t> ReplaceRecordFile(
+    const std::string& path, const std::vector<std::string>& records);
 
 class RecordWriter {
  public:

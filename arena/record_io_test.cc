@@ -50,11 +50,14 @@ TEST(RecordIoTest, ReplaceRewritesTheWholeFile) {
     ASSERT_TRUE(w->Write("old header").ok());
     ASSERT_TRUE(w->Write("game").ok());
   }
-  ASSERT_TRUE(ReplaceRecordFile(path, {"new header", "game"}).ok());
+  absl::StatusOr<uint64_t> length =
+      ReplaceRecordFile(path, {"new header", "game"});
+  ASSERT_TRUE(length.ok()) << length.status();
   auto file = ReadRecordFile(path);
   ASSERT_TRUE(file.ok()) << file.status();
   EXPECT_EQ(file->records, (std::vector<std::string>{"new header", "game"}));
   EXPECT_EQ(file->valid_bytes, file->file_bytes);
+  EXPECT_EQ(*length, file->valid_bytes);
   EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
   {  // and it can be appended to as usual
     auto w = RecordWriter::Append(path, file->valid_bytes);
@@ -62,8 +65,11 @@ TEST(RecordIoTest, ReplaceRewritesTheWholeFile) {
     ASSERT_TRUE(w->Write("next game").ok());
   }
   EXPECT_EQ(ReadRecordFile(path)->records.size(), 3u);
-  absl::Status bad = ReplaceRecordFile("/nonexistent-dir/x.log", {"a"});
-  EXPECT_THAT(std::string(bad.message()), ::testing::HasSubstr("x.log"));
+  absl::StatusOr<uint64_t> bad =
+      ReplaceRecordFile("/nonexistent-dir/x.log", {"a"});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(std::string(bad.status().message()),
+              ::testing::HasSubstr("x.log"));
 }
 
 TEST(RecordIoTest, TornTailIsDetectedAndCut) {
