@@ -2,13 +2,19 @@
 //
 //   arena [run] [CONFIG]     play (or resume) a match; default: the main job,
 //                            configs/matches/default.textproto
-//   arena summary LOG        standings recomputed from a match log
-//   arena pgn LOG            a match log as PGN on stdout
+//   arena summary LOG|DIR    standings recomputed from a match log
+//   arena pgn LOG|DIR        a match log as PGN on stdout
 //   arena book --out=FILE    make a balanced EPD opening book
 //
 // Exit codes: 0 match complete or SPRT accepted H1; 1 SPRT accepted H0; 2 bad
 // input; 3 an engine could not be started; 4 the log could not be written.
+#include <fcntl.h>
 #include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
 
 #include <cstdio>
 #include <cstdlib>
@@ -21,6 +27,7 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "arena/book_maker.h"
 #include "arena/match.h"
 #include "engine/config.h"
@@ -32,6 +39,9 @@ ABSL_FLAG(bool, fresh, false,
           "start over even if output_dir holds a log of this match");
 ABSL_FLAG(bool, resume, true,
           "continue the match in output_dir if its log exists (default)");
+ABSL_FLAG(bool, drop_damaged, false,
+          "resume a log with damaged records by dropping them (kept as "
+          "games.log.damaged) and playing their games again");
 ABSL_FLAG(bool, progress, true, "live progress on stderr");
 ABSL_FLAG(std::string, out, "", "book: output EPD file");
 ABSL_FLAG(int, positions, 600, "book: number of positions");
@@ -44,33 +54,65 @@ ABSL_FLAG(int, candidate_margin_cp, 40,
           "any legal move)");
 ABSL_FLAG(uint64_t, seed, 1, "book: random seed");
 
+extern char** environ;
+
 namespace {
 
+// Runs a program (argv, no shell) and returns what it printed on stdout.
+std::string Capture(std::vector<std::string> args) {
+  int out[2];
+  if (::pipe2(out, O_CLOEXEC) != 0) return "";
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null",
+                                   O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null",
+                                   O_RDONLY, 0);
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid;
+  const int error = ::posix_spawnp(&pid, argv[0], &actions, nullptr,
+                                   argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(out[1]);
+  std::string text;
+  if (error == 0) {
+    char buffer[4096];
+    ssize_t n;
+    while ((n = ::read(out[0], buffer, sizeof buffer)) > 0 ||
+           (n < 0 && errno == EINTR)) {
+      if (n > 0) text.append(buffer, size_t(n));
+    }
+    ::waitpid(pid, nullptr, 0);
+  }
+  ::close(out[0]);
+  return text;
+}
+
+// The workspace's git revision, "-dirty" when tracked files changed.
 std::string GitRevision() {
   const char* workspace = std::getenv("BUILD_WORKSPACE_DIRECTORY");
   const std::string dir = workspace ? workspace : ".";
-  std::string revision;
-  if (FILE* p = ::popen(absl::StrCat("git -C '", dir,
-                                     "' rev-parse --short=12 HEAD 2>/dev/null")
-                            .c_str(),
-                        "r")) {
-    char buffer[128];
-    while (std::fgets(buffer, sizeof buffer, p)) revision += buffer;
-    ::pclose(p);
-  }
-  while (!revision.empty() &&
-         (revision.back() == '\n' || revision.back() == ' '))
-    revision.pop_back();
+  std::string revision = std::string(absl::StripTrailingAsciiWhitespace(
+      Capture({"git", "-C", dir, "rev-parse", "--short=12", "HEAD"})));
   if (revision.empty()) return "unknown";
-  if (FILE* p = ::popen(
-          absl::StrCat("git -C '", dir,
-                       "' status --porcelain --untracked-files=no 2>/dev/null")
-              .c_str(),
-          "r")) {
-    if (std::fgetc(p) != EOF) revision += "-dirty";
-    ::pclose(p);
+  if (!Capture({"git", "-C", dir, "status", "--porcelain",
+                "--untracked-files=no"})
+           .empty()) {
+    revision += "-dirty";
   }
   return revision;
+}
+
+// A match log named by its file or by the output directory that holds it.
+std::string LogPath(const std::string& operand) {
+  const std::string path = chess::CommandLinePath(operand);
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    return (std::filesystem::path(path) / "games.log").string();
+  return path;
 }
 
 int Run(const std::string& config_path) {
@@ -85,6 +127,7 @@ int Run(const std::string& config_path) {
     options.output_dir = chess::CommandLinePath(match->config.output_dir());
   }
   options.fresh = absl::GetFlag(FLAGS_fresh) || !absl::GetFlag(FLAGS_resume);
+  options.drop_damaged = absl::GetFlag(FLAGS_drop_damaged);
   options.concurrency = absl::GetFlag(FLAGS_concurrency);
   options.progress = absl::GetFlag(FLAGS_progress);
   options.revision = GitRevision();
@@ -120,12 +163,14 @@ int main(int argc, char** argv) {
   }
   if (command == "summary" || command == "pgn") {
     if (operand.empty()) {
-      std::cerr << command << " needs a match log (OUTPUT_DIR/games.log)\n";
+      std::cerr << command
+                << " needs a match log (OUTPUT_DIR or OUTPUT_DIR/games.log)\n";
       return chess::kExitBadInput;
     }
+    const std::string log_path = LogPath(operand);
     if (command == "summary") {
       absl::StatusOr<chess::MatchSummary> summary =
-          chess::SummarizeLog(chess::CommandLinePath(operand));
+          chess::SummarizeLog(log_path);
       if (!summary.ok()) {
         std::cerr << summary.status().message() << "\n";
         return chess::kExitBadInput;
@@ -133,14 +178,21 @@ int main(int argc, char** argv) {
       std::cout << chess::FormatSummary(*summary);
       return summary->exit_code();
     }
-    absl::StatusOr<std::string> pgn =
-        chess::LogToPgn(chess::CommandLinePath(operand));
-    if (!pgn.ok()) {
-      std::cerr << pgn.status().message() << "\n";
+    absl::StatusOr<chess::LogContents> log = chess::ReadLog(log_path);
+    if (log.ok() && log->empty())
+      log = absl::InvalidArgumentError(log_path + ": empty log");
+    if (!log.ok()) {
+      std::cerr << log.status().message() << "\n";
       return chess::kExitBadInput;
     }
-    std::cout << *pgn;
-    return 0;
+    std::cout << chess::LogToPgn(*log) << std::flush;
+    if (!std::cout) {
+      std::cerr << "pgn: cannot write the output\n";
+      return chess::kExitIoError;
+    }
+    for (const std::string& d : log->damage)
+      std::cerr << log_path << ": damaged, not exported: " << d << "\n";
+    return log->damage.empty() ? 0 : chess::kExitBadInput;
   }
   chess::BookOptions book;
   book.positions = absl::GetFlag(FLAGS_positions);
@@ -160,10 +212,10 @@ int main(int argc, char** argv) {
     std::cerr << fens.status().message() << "\n";
     return chess::kExitBadInput;
   }
-  std::ofstream file(out);
-  for (const std::string& fen : *fens) file << fen << "\n";
-  if (!file.flush()) {
-    std::cerr << out << ": cannot write\n";
+  std::string text;
+  for (const std::string& fen : *fens) absl::StrAppend(&text, fen, "\n");
+  if (absl::Status s = chess::WriteFileAtomically(out, text); !s.ok()) {
+    std::cerr << s.message() << "\n";
     return chess::kExitIoError;
   }
   std::cerr << fens->size() << " positions written to " << out << "\n";

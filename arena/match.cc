@@ -4,6 +4,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cerrno>
+#include <cstring>
 #include <atomic>
 #include <filesystem>
 #include <fstream>
@@ -19,6 +22,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "arena/log_reader.h"
 #include "arena/pgn.h"
 #include "arena/player.h"
 #include "arena/record_io.h"
@@ -64,45 +68,49 @@ absl::Status ValidateTimeControl(const TimeControl& tc,
   return absl::OkStatus();
 }
 
-// Checks everything that does not need files; paths name the offending field.
-absl::Status ValidateShape(const MatchConfig& c) {
+}  // namespace
+
+absl::Status ValidateMatchShape(const MatchConfig& c) {
   if (c.players_size() < 2)
     return Invalid("players", "a match needs at least two players");
   std::set<std::string> names;
   for (int i = 0; i < c.players_size(); ++i) {
     const PlayerConfig& p = c.players(i);
-    const std::string which = absl::StrCat(" (player ", i + 1, ")");
-    if (p.name().empty())
-      return Invalid("players.name", absl::StrCat("missing", which));
+    const std::string at = absl::StrCat("players[", i, "]");
+    if (p.name().empty()) return Invalid(at, "name is missing");
     if (!names.insert(p.name()).second) {
-      return Invalid("players.name",
+      return Invalid(absl::StrCat(at, ".name"),
                      absl::StrCat("\"", p.name(), "\" is used twice"));
     }
     if (p.engine_case() == PlayerConfig::ENGINE_NOT_SET) {
-      return Invalid(
-          "players",
-          absl::StrCat("\"", p.name(),
-                       "\" needs one of config, config_file, external"));
+      return Invalid(at, absl::StrCat("\"", p.name(),
+                                      "\" needs one of config, config_file, "
+                                      "external"));
     }
     if (p.has_external()) {
       if (p.external().argv().empty() || p.external().argv(0).empty()) {
-        return Invalid("players.external.argv",
-                       absl::StrCat("empty for \"", p.name(), "\""));
+        return Invalid(absl::StrCat(at, ".external"),
+                       absl::StrCat("argv is empty for \"", p.name(), "\""));
       }
       if (p.has_overrides()) {
-        return Invalid("players.overrides", "apply only to in-process engines");
+        return Invalid(absl::StrCat(at, ".overrides"),
+                       "apply only to in-process engines");
       }
       if (p.external().startup_timeout_ms() <= 0 ||
           p.external().move_timeout_ms() <= 0) {
-        return Invalid("players.external", "timeouts must be positive");
+        return Invalid(absl::StrCat(at, ".external"),
+                       "timeouts must be positive");
       }
     }
-    const TimeControl& tc =
-        p.has_time_control() ? p.time_control() : c.time_control();
+    const std::string tc_path = p.has_time_control()
+                                    ? absl::StrCat(at, ".time_control")
+                                    : std::string("time_control");
     if (absl::Status s = ValidateTimeControl(
-            tc, p.has_time_control() ? "players.time_control" : "time_control");
+            p.has_time_control() ? p.time_control() : c.time_control(),
+            tc_path);
         !s.ok()) {
-      return absl::Status(s.code(), absl::StrCat(s.message(), which));
+      return absl::Status(
+          s.code(), absl::StrCat(s.message(), " (player \"", p.name(), "\")"));
     }
   }
   if (c.pairing() == MatchConfig::HEAD_TO_HEAD && c.players_size() != 2) {
@@ -111,6 +119,8 @@ absl::Status ValidateShape(const MatchConfig& c) {
         absl::StrCat("HEAD_TO_HEAD needs exactly 2 players, not ",
                      c.players_size(), " (use GAUNTLET or ROUND_ROBIN)"));
   }
+  if (c.games() < 0) return Invalid("games", "must be positive");
+  if (c.rounds() < 0) return Invalid("rounds", "must be positive");
   if ((c.games() > 0) == (c.rounds() > 0)) {
     return Invalid(c.games() > 0 ? "games" : "rounds",
                    "set exactly one of games and rounds, > 0");
@@ -120,8 +130,11 @@ absl::Status ValidateShape(const MatchConfig& c) {
         "games",
         "must be even: every opening is played twice, colours swapped");
   }
-  if (c.games() < 0 || c.rounds() < 0)
-    return Invalid("games", "must be positive");
+  if (const int64_t n = ScheduledGames(c); n > kMaxScheduledGames) {
+    return Invalid(c.games() > 0 ? "games" : "rounds",
+                   absl::StrCat(n, " games in all; at most ",
+                                kMaxScheduledGames, " in one match"));
+  }
   if (c.concurrency() < 0 || c.concurrency() > 1024) {
     return Invalid("concurrency",
                    "must be between 0 (number of cores) and 1024");
@@ -141,6 +154,10 @@ absl::Status ValidateShape(const MatchConfig& c) {
     if (c.pairing() != MatchConfig::HEAD_TO_HEAD) {
       return Invalid("sprt", "needs pairing HEAD_TO_HEAD");
     }
+    if (!std::isfinite(s.elo0()) || !std::isfinite(s.elo1()) ||
+        std::abs(s.elo0()) > 1000 || std::abs(s.elo1()) > 1000) {
+      return Invalid("sprt", "elo0 and elo1 must be finite, within +-1000");
+    }
     if (!(s.elo0() < s.elo1()))
       return Invalid("sprt", "elo0 must be below elo1");
     if (!(s.alpha() > 0 && s.alpha() < 1 && s.beta() > 0 && s.beta() < 1 &&
@@ -152,39 +169,50 @@ absl::Status ValidateShape(const MatchConfig& c) {
   return absl::OkStatus();
 }
 
+namespace {
+
 // Replaces config files by their contents, merges overrides, fills in time
 // controls.
 absl::Status ResolvePlayers(MatchConfig* c, const std::string& base_dir) {
-  for (PlayerConfig& p : *c->mutable_players()) {
+  for (int i = 0; i < c->players_size(); ++i) {
+    PlayerConfig& p = *c->mutable_players(i);
+    const std::string at = absl::StrCat("players[", i, "]");
     if (!p.has_time_control()) *p.mutable_time_control() = c->time_control();
     if (p.has_external()) {
       ExternalEngine* e = p.mutable_external();
       if (!e->working_dir().empty())
         e->set_working_dir(ResolvePath(base_dir, e->working_dir()));
-      // "./engine" style programs are relative to the config; bare names use
-      // PATH.
-      if (e->argv(0).find('/') != std::string::npos)
-        e->set_argv(0, ResolvePath(base_dir, e->argv(0)));
+      // A program named with a slash ("./engine") is a path, relative to the
+      // config, made absolute so that it is never looked up in PATH; a bare
+      // name is looked up in PATH.
+      if (e->argv(0).find('/') != std::string::npos) {
+        e->set_argv(0,
+                    fs::absolute(ResolvePath(base_dir, e->argv(0))).string());
+      }
       continue;
     }
+    EngineConfig config = p.config();
     if (p.has_config_file()) {
       absl::StatusOr<EngineConfig> loaded =
           LoadEngineConfig(ResolvePath(base_dir, p.config_file()));
-      if (!loaded.ok())
-        return Invalid("players.config_file", loaded.status().message());
-      *p.mutable_config() = *loaded;  // clears config_file (oneof)
+      if (!loaded.ok()) {
+        return Invalid(absl::StrCat(at, ".config_file"),
+                       loaded.status().message());
+      }
+      config = *loaded;
     }
     // No evaluation at all would be a random mover; nobody means that.
-    if (!p.config().has_eval())
-      *p.mutable_config()->mutable_eval() = DefaultEngineConfig().eval();
-    if (p.has_overrides()) {
-      p.mutable_config()->MergeFrom(p.overrides());
-      p.clear_overrides();
-    }
-    if (absl::Status s = ValidateEngineConfig(p.config()); !s.ok()) {
-      return Invalid("players.config",
+    if (!config.has_eval()) *config.mutable_eval() = DefaultEngineConfig().eval();
+    config.MergeFrom(p.overrides());
+    if (absl::Status s = ValidateEngineConfig(config); !s.ok()) {
+      const char* part = p.has_overrides()     ? ".overrides"
+                         : p.has_config_file() ? ".config_file"
+                                               : ".config";
+      return Invalid(absl::StrCat(at, part),
                      absl::StrCat("\"", p.name(), "\": ", s.message()));
     }
+    *p.mutable_config() = std::move(config);  // clears config_file (oneof)
+    p.clear_overrides();
   }
   return absl::OkStatus();
 }
@@ -248,11 +276,13 @@ class Standings {
     const EloEstimate elo =
         e.penta.pairs() > 0 ? EstimateElo(e.penta) : EstimateElo(e.tri);
     s.set_score(EstimateElo(e.tri).score);
-    s.set_elo(elo.elo);
-    s.set_elo_error(elo.elo_error);
-    s.set_nelo(elo.nelo);
-    s.set_nelo_error(elo.nelo_error);
-    s.set_los(elo.los);
+    if (elo.measurable) {
+      s.set_elo(elo.elo);
+      s.set_elo_error(elo.elo_error);
+      s.set_nelo(elo.nelo);
+      s.set_nelo_error(elo.nelo_error);
+      s.set_los(elo.los);
+    }
     for (int c : e.penta.counts()) s.add_pentanomial(c);
     if (config_.has_sprt()) {
       const SprtParams sprt = Sprt();
@@ -319,66 +349,136 @@ class Standings {
 
 // ---- log ----
 
-struct LogContents {
-  MatchHeader header;
-  std::vector<GameRecord> games;  // unique by index, in log order
-  uint64_t valid_bytes = 0;
-  bool torn = false;
-  int duplicates = 0;
-};
-
-absl::StatusOr<LogContents> ReadLog(const std::string& path) {
-  absl::StatusOr<RecordFile> file = ReadRecordFile(path);
-  if (!file.ok()) return file.status();
-  LogContents log;
-  log.valid_bytes = file->valid_bytes;
-  log.torn = file->valid_bytes < file->file_bytes;
-  if (file->records.empty()) return log;
-  if (!log.header.ParseFromString(file->records[0])) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(path, ": the first record is not a header"));
-  }
-  std::set<int> seen;
-  for (size_t i = 1; i < file->records.size(); ++i) {
-    GameRecord g;
-    if (!g.ParseFromString(file->records[i])) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(path, ": record ", i, " is not a game"));
-    }
-    if (seen.insert(g.index()).second) {
-      log.games.push_back(std::move(g));
-    } else {
-      ++log.duplicates;
-    }
-  }
-  return log;
-}
-
 // The parts of a config that decide which games are played and how. The cap
 // (games, rounds) is not one of them: a schedule's first games do not depend
-// on its length, so a match may be extended.
+// on its length, so a match may be extended. Nor is where files lie: the book
+// is compared by content (the header's fingerprint), a program by its name.
 MatchConfig Identity(const MatchConfig& c) {
   MatchConfig id = c;
   id.clear_concurrency();
   id.clear_output_dir();
   id.clear_games();
   id.clear_rounds();
+  id.mutable_openings()->clear_file();
+  for (PlayerConfig& p : *id.mutable_players()) {
+    if (!p.has_external()) continue;
+    ExternalEngine* e = p.mutable_external();
+    e->clear_working_dir();
+    if (!e->argv().empty())
+      e->set_argv(0, fs::path(e->argv(0)).filename().string());
+  }
   return id;
 }
 
-// Rewrites the log with a header for the new cap and the same games; returns
-// the log's new length.
-absl::StatusOr<uint64_t> RaiseGameCap(const std::string& log_path,
-                                      const LogContents& log,
-                                      const MatchConfig& config,
-                                      int scheduled) {
-  MatchHeader header = log.header;
-  *header.mutable_config() = config;
-  header.set_scheduled_games(scheduled);
+bool SameMatch(const MatchHeader& logged, const LoadedMatch& match) {
+  if (logged.has_book_fingerprint() &&
+      logged.book_fingerprint() != match.book_fingerprint) {
+    return false;
+  }
+  return google::protobuf::util::MessageDifferencer::Equals(
+      Identity(logged.config()), Identity(match.config));
+}
+
+// Rewrites the log with `header` and the intact games (a raised cap, damaged
+// records dropped); returns the log's new length.
+absl::StatusOr<uint64_t> RewriteLog(const std::string& log_path,
+                                    const MatchHeader& header,
+                                    const std::vector<GameRecord>& games) {
   std::vector<std::string> records = {header.SerializeAsString()};
-  for (const GameRecord& g : log.games)
-    records.push_back(g.SerializeAsString());
+  for (const GameRecord& g : games) records.push_back(g.SerializeAsString());
   return ReplaceRecordFile(log_path, records);
+}
+
+// Opens the log for appending: an existing log of the same match is resumed
+// (after its torn tail is cut, its cap raised, or with --drop_damaged its
+// damaged records dropped), otherwise a new one is started. `done` receives the
+// games already played. InvalidArgument: the log may not be touched (another
+// match, damage); other errors: it could not be written.
+absl::StatusOr<RecordWriter> OpenLog(const LoadedMatch& match,
+                                     const RunOptions& options,
+                                     const std::string& log_path,
+                                     std::vector<GameRecord>* done) {
+  const MatchConfig& config = match.config;
+  absl::StatusOr<LogContents> existing =
+      options.fresh ? absl::NotFoundError("fresh") : ReadLog(log_path);
+  if (!existing.ok() && !absl::IsNotFound(existing.status())) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(existing.status().message(),
+                     " (nothing was changed; use another output_dir, or "
+                     "--fresh to start over)"));
+  }
+  if (!existing.ok() || existing->empty()) {
+    absl::StatusOr<RecordWriter> writer = RecordWriter::Create(log_path);
+    if (!writer.ok()) return writer.status();
+    MatchHeader header;
+    *header.mutable_config() = config;
+    header.set_engine_revision(options.revision);
+    header.set_start_time(NowRfc3339());
+    header.set_scheduled_games(int(match.schedule.size()));
+    header.set_book_fingerprint(match.book_fingerprint);
+    if (absl::Status s = writer->Write(header.SerializeAsString()); !s.ok())
+      return s;
+    return writer;
+  }
+  if (!SameMatch(existing->header, match)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        log_path,
+        ": holds games of a different match (an engine, the book, the time "
+        "control, the adjudication, the seed or the pairing changed); use "
+        "another output_dir, or --fresh to overwrite it"));
+  }
+  const int scheduled = int(match.schedule.size());
+  const int logged = existing->header.scheduled_games();
+  if (scheduled < logged) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        log_path, ": scheduled for ", logged,
+        " games; a resumed match may raise the cap, not lower it"));
+  }
+  if (!existing->damage.empty() && !options.drop_damaged) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        log_path, ": damaged records:\n  ",
+        absl::StrJoin(existing->damage, "\n  "), "\n", existing->games.size(),
+        " intact games; nothing was changed. --drop_damaged rewrites the log "
+        "without the damaged records (the old file is kept as ",
+        log_path, ".damaged) and plays those games again"));
+  }
+  *done = existing->games;
+  if (existing->torn) {
+    std::cerr << log_path
+              << ": cut a torn record at the end (an interrupted write)\n";
+  }
+  uint64_t valid_bytes = existing->valid_bytes;
+  if (scheduled > logged || !existing->damage.empty() ||
+      existing->duplicates > 0) {
+    if (!existing->damage.empty()) {
+      const std::string kept = log_path + ".damaged";
+      ::unlink(kept.c_str());
+      if (::link(log_path.c_str(), kept.c_str()) != 0) {
+        return absl::InternalError(
+            absl::StrCat(kept, ": cannot keep the damaged log: ",
+                         std::strerror(errno), "; nothing was changed"));
+      }
+    }
+    MatchHeader header = existing->header;
+    if (scheduled > logged) {
+      *header.mutable_config() = config;
+      header.set_scheduled_games(scheduled);
+      header.set_book_fingerprint(match.book_fingerprint);
+    }
+    absl::StatusOr<uint64_t> size = RewriteLog(log_path, header, *done);
+    if (!size.ok()) return size.status();
+    valid_bytes = *size;
+    if (scheduled > logged) {
+      std::cerr << "game cap raised from " << logged << " to " << scheduled
+                << "\n";
+    }
+    if (!existing->damage.empty()) {
+      std::cerr << log_path << ": dropped " << existing->damage.size()
+                << " damaged records (the old log is " << log_path
+                << ".damaged); their games are played again\n";
+    }
+  }
+  return RecordWriter::Append(log_path, valid_bytes);
 }
 
 std::string SummaryVerdict(const MatchSummary& s, int exit_code) {
@@ -388,7 +488,9 @@ std::string SummaryVerdict(const MatchSummary& s, int exit_code) {
     case kExitEngineFailure:
       return "an engine could not be started";
     case kExitIoError:
-      return "the log could not be written";
+      return "an output file could not be written";
+    case kExitBadInput:
+      return "the log is damaged: the standings count only its intact games";
     default:
       break;
   }
@@ -424,9 +526,13 @@ class Progress {
     const double per_min = (done - already_) / minutes;
     const double eta_s = per_min > 0 ? (total_ - done) / per_min * 60 : 0;
     std::string line =
-        absl::StrFormat("%d/%d games  %s vs %s: %d-%d-%d  Elo %+.1f +- %.1f",
-                        done, total_, s.first(), s.second(), s.wins(),
-                        s.draws(), s.losses(), s.elo(), s.elo_error());
+        absl::StrFormat("%d/%d games  %s vs %s: %d-%d-%d  ", done, total_,
+                        s.first(), s.second(), s.wins(), s.draws(), s.losses());
+    if (s.has_elo()) {
+      absl::StrAppendFormat(&line, "Elo %+.1f +- %.1f", s.elo(), s.elo_error());
+    } else {
+      absl::StrAppend(&line, "Elo n/a");
+    }
     if (s.has_llr()) {
       absl::StrAppendFormat(&line, "  LLR %.2f (%.2f, %.2f)", s.llr(),
                             s.llr_lower(), s.llr_upper());
@@ -465,7 +571,7 @@ absl::StatusOr<LoadedMatch> ParseMatch(absl::string_view text,
   MatchConfig& c = match.config;
   absl::Status status =
       ParseTextProto(text, source_name, &c, [&]() -> absl::Status {
-        if (absl::Status s = ValidateShape(c); !s.ok()) return s;
+        if (absl::Status s = ValidateMatchShape(c); !s.ok()) return s;
         if (absl::Status s = ResolvePlayers(&c, base_dir); !s.ok()) return s;
         if (!c.openings().file().empty()) {
           const std::string path = ResolvePath(base_dir, c.openings().file());
@@ -490,6 +596,8 @@ absl::StatusOr<LoadedMatch> ParseMatch(absl::string_view text,
   if (match.openings.empty())
     match.openings.push_back(Opening{Position::Start(), {}});
   match.schedule = MakeSchedule(c, int(match.openings.size()));
+  match.book_fingerprint = BookFingerprint(match.openings);
+  match.source = std::string(source_name);
   return match;
 }
 
@@ -505,79 +613,28 @@ int RunMatch(const LoadedMatch& match, const RunOptions& options) {
   const std::string dir =
       !options.output_dir.empty() ? options.output_dir : config.output_dir();
   if (dir.empty()) {
-    std::cerr << "no output directory: set output_dir in the config or "
+    std::cerr << match.source
+              << ":1:1: output_dir: missing; set it in the config or pass "
                  "--output_dir\n";
     return kExitBadInput;
   }
   std::error_code ec;
   fs::create_directories(dir, ec);
-  if (ec) {
-    std::cerr << dir << ": cannot create directory: " << ec.message() << "\n";
-    return kExitBadInput;
+  if (ec || !fs::is_directory(dir, ec)) {
+    std::cerr << dir << ": cannot create the output directory"
+              << (ec ? ": " + ec.message() : "") << "\n";
+    return kExitIoError;
   }
   const std::string log_path = (fs::path(dir) / "games.log").string();
 
   // Resume from an existing log of the same match, or start a new one.
   std::vector<GameRecord> done;
-  absl::StatusOr<RecordWriter> writer = absl::UnknownError("unset");
-  absl::StatusOr<LogContents> existing = ReadLog(log_path);
-  const bool resume =
-      !options.fresh && existing.ok() && existing->header.has_config();
-  if (!options.fresh && !existing.ok() &&
-      !absl::IsNotFound(existing.status())) {
-    std::cerr << existing.status().message()
-              << " (use --fresh to start over)\n";
-    return kExitBadInput;
-  }
-  if (resume) {
-    if (!google::protobuf::util::MessageDifferencer::Equals(
-            Identity(existing->header.config()), Identity(config))) {
-      std::cerr << log_path
-                << ": holds games of a different match (the config changed); "
-                   "use another "
-                   "output_dir, or --fresh to overwrite it\n";
-      return kExitBadInput;
-    }
-    const int scheduled = int(match.schedule.size());
-    const int logged = existing->header.scheduled_games();
-    if (scheduled < logged) {
-      std::cerr << log_path << ": scheduled for " << logged
-                << " games; a resumed match may raise the cap, not lower it\n";
-      return kExitBadInput;
-    }
-    done = existing->games;
-    if (existing->torn) {
-      std::cerr << log_path
-                << ": cut a torn record at the end (an interrupted write)\n";
-    }
-    uint64_t valid_bytes = existing->valid_bytes;
-    if (scheduled > logged) {
-      absl::StatusOr<uint64_t> size =
-          RaiseGameCap(log_path, *existing, config, scheduled);
-      if (!size.ok()) {
-        std::cerr << size.status().message() << "\n";
-        return kExitIoError;
-      }
-      valid_bytes = *size;
-      std::cerr << "game cap raised from " << logged << " to " << scheduled
-                << "\n";
-    }
-    writer = RecordWriter::Append(log_path, valid_bytes);
-  } else {
-    writer = RecordWriter::Create(log_path);
-    if (writer.ok()) {
-      MatchHeader header;
-      *header.mutable_config() = config;
-      header.set_engine_revision(options.revision);
-      header.set_start_time(NowRfc3339());
-      header.set_scheduled_games(int(match.schedule.size()));
-      if (absl::Status s = writer->Write(header.SerializeAsString()); !s.ok())
-        writer = s;
-    }
-  }
+  absl::StatusOr<RecordWriter> writer =
+      OpenLog(match, options, log_path, &done);
   if (!writer.ok()) {
     std::cerr << writer.status().message() << "\n";
-    return kExitIoError;
+    return absl::IsInvalidArgument(writer.status()) ? kExitBadInput
+                                                    : kExitIoError;
   }
 
   Standings standings(config);
@@ -590,7 +647,7 @@ int RunMatch(const LoadedMatch& match, const RunOptions& options) {
   for (const ScheduledGame& g : match.schedule) {
     if (!done_indices.count(g.index)) pending.push_back(&g);
   }
-  if (resume && !done.empty()) {
+  if (!done.empty()) {
     std::cerr << "resuming: " << done.size() << " games in the log, "
               << pending.size() << " to play\n";
   }
@@ -663,12 +720,21 @@ int RunMatch(const LoadedMatch& match, const RunOptions& options) {
   summary.set_verdict(SummaryVerdict(summary, exit_code));
   out << FormatSummary(summary);
 
-  // Derived files, rewritten from the log so they always match it.
+  // Derived files, rewritten from the log so they always match it; a failed
+  // write keeps the previous file.
   std::string text;
   google::protobuf::TextFormat::PrintToString(summary, &text);
-  std::ofstream(fs::path(dir) / "result.textproto") << text;
-  if (absl::StatusOr<std::string> pgn = LogToPgn(log_path); pgn.ok()) {
-    std::ofstream(fs::path(dir) / "games.pgn") << *pgn;
+  absl::Status written =
+      WriteFileAtomically((fs::path(dir) / "result.textproto").string(), text);
+  absl::StatusOr<LogContents> log = ReadLog(log_path);
+  if (written.ok() && log.ok()) {
+    written = WriteFileAtomically((fs::path(dir) / "games.pgn").string(),
+                                  LogToPgn(*log));
+  }
+  if (!log.ok()) written = log.status();
+  if (!written.ok()) {
+    std::cerr << written.message() << "\n";
+    if (exit_code == kExitOk) exit_code = kExitIoError;
   }
   return exit_code;
 }
@@ -676,8 +742,13 @@ int RunMatch(const LoadedMatch& match, const RunOptions& options) {
 absl::StatusOr<MatchLog> ReadMatchLog(const std::string& log_path) {
   absl::StatusOr<LogContents> log = ReadLog(log_path);
   if (!log.ok()) return log.status();
-  if (!log->header.has_config()) {
+  if (log->empty()) {
     return absl::InvalidArgumentError(absl::StrCat(log_path, ": empty log"));
+  }
+  if (!log->damage.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(log_path, ": damaged records (see arena summary): ",
+                     log->damage.front()));
   }
   return MatchLog{std::move(log->header), std::move(log->games)};
 }
@@ -685,13 +756,19 @@ absl::StatusOr<MatchLog> ReadMatchLog(const std::string& log_path) {
 absl::StatusOr<MatchSummary> SummarizeLog(const std::string& log_path) {
   absl::StatusOr<LogContents> log = ReadLog(log_path);
   if (!log.ok()) return log.status();
-  if (!log->header.has_config())
+  if (log->empty())
     return absl::InvalidArgumentError(absl::StrCat(log_path, ": empty log"));
-  Standings standings(log->header.config());
-  for (const GameRecord& g : log->games) standings.Add(g);
-  MatchSummary summary = standings.Build(log->header.scheduled_games());
-  if (log->duplicates > 0) summary.set_duplicate_records(log->duplicates);
-  int exit_code = standings.engine_failed() ? kExitEngineFailure
+  return SummarizeLog(*log);
+}
+
+MatchSummary SummarizeLog(const LogContents& log) {
+  Standings standings(log.header.config());
+  for (const GameRecord& g : log.games) standings.Add(g);
+  MatchSummary summary = standings.Build(log.header.scheduled_games());
+  if (log.duplicates > 0) summary.set_duplicate_records(log.duplicates);
+  for (const std::string& d : log.damage) summary.add_damaged_records(d);
+  int exit_code = !log.damage.empty()         ? kExitBadInput
+                  : standings.engine_failed() ? kExitEngineFailure
                   : standings.Decision() == SprtDecision::kAcceptH0 ? kExitH0
                                                                     : kExitOk;
   summary.set_exit_code(exit_code);
@@ -710,10 +787,13 @@ std::string FormatSummary(const MatchSummary& m) {
         &s, "  Games: %d  W-D-L: %d-%d-%d  Score: %.1f%%  Draws: %.1f%%\n",
         p.games(), p.wins(), p.draws(), p.losses(), 100 * p.score(),
         100.0 * p.draws() / games);
-    if (p.games() > 0 && (p.score() == 0 || p.score() == 1)) {
-      absl::StrAppendFormat(&s,
-                            "  Elo: not finite (a %.0f%% score)  LOS: %.1f%%\n",
-                            100 * p.score(), 100 * p.los());
+    if (!p.has_elo()) {
+      absl::StrAppendFormat(
+          &s,
+          "  Elo: not measurable yet (%s: the results do not vary, so no "
+          "interval exists)\n",
+          p.games() == 0 ? "no games" : absl::StrFormat("a %.1f%% score",
+                                                        100 * p.score()));
     } else {
       absl::StrAppendFormat(
           &s, "  Elo: %+.1f +- %.1f (95%%)  nElo: %+.1f +- %.1f  LOS: %.1f%%\n",
@@ -731,6 +811,8 @@ std::string FormatSummary(const MatchSummary& m) {
     ends.push_back(absl::StrCat(name, " ", count));
   std::sort(ends.begin(), ends.end());
   absl::StrAppend(&s, "Terminations: ", absl::StrJoin(ends, ", "), "\n");
+  for (const std::string& d : m.damaged_records())
+    absl::StrAppend(&s, "DAMAGED: ", d, "\n");
   if (m.duplicate_records() > 0) {
     absl::StrAppendFormat(&s, "WARNING: %d duplicate game records ignored\n",
                           m.duplicate_records());
@@ -740,19 +822,29 @@ std::string FormatSummary(const MatchSummary& m) {
   return s;
 }
 
-absl::StatusOr<std::string> LogToPgn(const std::string& log_path) {
-  absl::StatusOr<LogContents> log = ReadLog(log_path);
-  if (!log.ok()) return log.status();
+std::string LogToPgn(const LogContents& log) {
   std::vector<const GameRecord*> games;
-  for (const GameRecord& g : log->games) games.push_back(&g);
+  for (const GameRecord& g : log.games) games.push_back(&g);
   std::sort(games.begin(), games.end(),
             [](const GameRecord* a, const GameRecord* b) {
               return a->index() < b->index();
             });
   std::string pgn;
   for (const GameRecord* g : games)
-    absl::StrAppend(&pgn, GameToPgn(*g, log->header), "\n");
+    absl::StrAppend(&pgn, GameToPgn(*g, log.header), "\n");
   return pgn;
+}
+
+absl::StatusOr<std::string> LogToPgn(const std::string& log_path) {
+  absl::StatusOr<LogContents> log = ReadLog(log_path);
+  if (!log.ok()) return log.status();
+  if (log->empty())
+    return absl::InvalidArgumentError(absl::StrCat(log_path, ": empty log"));
+  if (!log->damage.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(log_path, ": damaged: ", log->damage.front()));
+  }
+  return LogToPgn(*log);
 }
 
 }  // namespace chess

@@ -10,6 +10,7 @@
 
 #include "absl/status/statusor.h"
 #include "arena/match_config.pb.h"
+#include "arena/log_reader.h"
 #include "arena/match_log.pb.h"
 #include "arena/openings.h"
 #include "arena/schedule.h"
@@ -23,7 +24,7 @@ enum ExitCode {
   kExitBadInput = 2,  // bad config, book, log or arguments; nothing was played
   kExitEngineFailure =
       3,  // an engine could not be started, so results are meaningless
-  kExitIoError = 4,  // the log could not be written
+  kExitIoError = 4,  // the log or another output could not be written
 };
 
 struct LoadedMatch {
@@ -31,7 +32,13 @@ struct LoadedMatch {
       config;  // config files resolved to inline configs, overrides merged
   std::vector<Opening> openings;
   std::vector<ScheduledGame> schedule;
+  uint64_t book_fingerprint = 0;  // of `openings`: a match's identity
+  std::string source;             // the config's file name, for messages
 };
+
+// Checks everything in a match config that does not need files; the error
+// starts with the offending field's path.
+absl::Status ValidateMatchShape(const MatchConfig& config);
 
 // Parses, validates and resolves a match config. Errors carry file:line:column.
 absl::StatusOr<LoadedMatch> LoadMatch(const std::string& path);
@@ -43,6 +50,9 @@ struct RunOptions {
   std::string
       output_dir;      // overrides the config's; required one way or the other
   bool fresh = false;  // ignore (overwrite) an existing log instead of resuming
+  // Resume a log with damaged records by dropping them (their games are played
+  // again); without it such a log is left untouched.
+  bool drop_damaged = false;
   int concurrency = 0;          // overrides the config's when > 0
   bool progress = true;         // live progress on stderr
   std::ostream* out = nullptr;  // final report; default std::cout
@@ -61,8 +71,12 @@ absl::StatusOr<MatchLog> ReadMatchLog(const std::string& log_path);
 
 // Standings recomputed from a log: the summary command.
 absl::StatusOr<MatchSummary> SummarizeLog(const std::string& log_path);
+// The same for a log already read; it must not be empty.
+MatchSummary SummarizeLog(const LogContents& log);
 std::string FormatSummary(const MatchSummary& summary);
-// All games of a log as PGN, in schedule order.
+// The games of a log as PGN, in schedule order.
+std::string LogToPgn(const LogContents& log);
+// The same from a file: an error if it is empty or damaged.
 absl::StatusOr<std::string> LogToPgn(const std::string& log_path);
 
 }  // namespace chess

@@ -1,6 +1,7 @@
 #include "arena/match.h"
 
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <sstream>
 
@@ -34,6 +35,102 @@ seed: 7
 std::string ParseError(const std::string& text) {
   auto match = ParseMatch(text, "m.textproto", ".");
   return match.ok() ? "" : std::string(match.status().message());
+}
+
+constexpr char kTwoPlayers[] =
+    "players { name: \"a\" config {} }\nplayers { name: \"b\" config {} }\n";
+
+// Every exit-2 message carries line:column, points at the player it is about,
+// and says what is wrong.
+TEST(MatchConfigTest, DiagnosticsPointAtTheRightPlace) {
+  EXPECT_THAT(ParseError("games: 2\ntime_control { nodes: 5 }\n"),
+              HasSubstr("m.textproto:1:1: players: a match needs at least"));
+  EXPECT_THAT(ParseError(absl::StrCat(kTwoPlayers, "games: 2\n")),
+              HasSubstr("m.textproto:1:1: time_control: no limit"));
+  EXPECT_THAT(
+      ParseError(absl::StrCat(kTwoPlayers, "games: -2\ntime_control { "
+                                           "nodes: 5 }\n")),
+      HasSubstr("m.textproto:3:1: games: must be positive"));
+  EXPECT_THAT(ParseError("players { name: \"a\" config {} }\n"
+                         "players { name: \"b\" config {}\n"
+                         "  overrides { search { hash_mb: -1 } } }\n"
+                         "games: 2\ntime_control { nodes: 5 }\n"),
+              HasSubstr("m.textproto:3:3: players[1].overrides: \"b\": "
+                        "search.hash_mb = -1"));
+  EXPECT_THAT(ParseError("players { name: \"a\" config {} }\n"
+                         "players { name: \"b\" config {} }\n"
+                         "players { name: \"c\" config {}\n"
+                         "  time_control { nodes: -1 } }\n"
+                         "games: 2\ntime_control { nodes: 5 }\n"
+                         "pairing: ROUND_ROBIN\n"),
+              HasSubstr("m.textproto:4:3: players[2].time_control:"));
+  EXPECT_THAT(
+      ParseError(absl::StrCat(
+          kTwoPlayers,
+          "games: 2\ntime_control { nodes: 5 }\n"
+          "sprt { elo0: -inf elo1: inf alpha: 0.05 beta: 0.05 }\n")),
+      HasSubstr("m.textproto:5:1: sprt: elo0 and elo1 must be finite"));
+  // A config_file that is a directory is not an engine config.
+  EXPECT_THAT(ParseError("players { name: \"a\" config_file: \"configs\" }\n"
+                         "players { name: \"b\" config {} }\n"
+                         "games: 2\ntime_control { nodes: 5 }\n"),
+              HasSubstr("m.textproto:1:21: players[0].config_file: configs: "
+                        "is a directory"));
+}
+
+// Counts that would exhaust memory are refused up front; a start index at the
+// top of int is fine.
+TEST(MatchConfigTest, HugeCountsAreRefused) {
+  EXPECT_THAT(ParseError(absl::StrCat(kTwoPlayers,
+                                      "games: 2000000000\ntime_control { "
+                                      "nodes: 5 }\n")),
+              HasSubstr("m.textproto:3:1: games: 2000000000 games in all; at "
+                        "most 10000000"));
+  EXPECT_THAT(ParseError(absl::StrCat(kTwoPlayers,
+                                      "rounds: 2147483647\ntime_control { "
+                                      "nodes: 5 }\n")),
+              HasSubstr("rounds: 4294967294 games in all"));
+  auto match = ParseMatch(
+      absl::StrCat(kTwoPlayers,
+                   "games: 4\ntime_control { nodes: 5 }\n"
+                   "openings { file: \"configs/openings/balanced.epd\" "
+                   "start_index: 2147483647 }\n"),
+      "m.textproto", ".");
+  ASSERT_TRUE(match.ok()) << match.status();
+  EXPECT_EQ(match->schedule.size(), 4u);
+}
+
+TEST(MatchTest, OutputDirectoryThatCannotBeMadeIsAnIoError) {
+  auto match = ParseMatch(
+      absl::StrCat(kTwoPlayers, "games: 2\ntime_control { nodes: 5 }\n"),
+      "m.textproto", ".");
+  ASSERT_TRUE(match.ok());
+  const std::string file = ::testing::TempDir() + "a-file";
+  std::ofstream(file) << "x";
+  std::ostringstream report;
+  RunOptions options{.output_dir = file + "/out",
+                     .fresh = true,
+                     .progress = false,
+                     .out = &report};
+  EXPECT_EQ(RunMatch(*match, options), kExitIoError);
+}
+
+// Derived files are replaced whole or not at all: when one cannot be written
+// the match says so (exit 4) and the old file stays.
+TEST(MatchTest, OutputThatCannotBeWrittenIsAnIoErrorAndKeepsTheOld) {
+  auto match = ParseMatch(
+      absl::StrCat(kTwoPlayers, "games: 2\ntime_control { nodes: 50 }\n"),
+      "m.textproto", ".");
+  ASSERT_TRUE(match.ok());
+  const std::string dir = ::testing::TempDir() + "unwritable";
+  std::filesystem::create_directories(dir + "/games.pgn/blocker");
+  std::ofstream(dir + "/result.textproto") << "old";
+  std::ostringstream report;
+  RunOptions options{
+      .output_dir = dir, .fresh = true, .progress = false, .out = &report};
+  EXPECT_EQ(RunMatch(*match, options), kExitIoError);
+  EXPECT_TRUE(std::filesystem::is_directory(dir + "/games.pgn"));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/games.pgn.tmp"));
 }
 
 TEST(MatchConfigTest, ShippedMatchConfigsLoad) {

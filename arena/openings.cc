@@ -18,13 +18,28 @@ absl::Status LineError(absl::string_view name, int line,
   return absl::InvalidArgumentError(absl::StrCat(name, ":", line, ": ", what));
 }
 
-// PGN movetext tokens, without comments, variations, NAGs, move numbers and
-// results. Returns false on an unterminated comment or variation.
-bool MovetextTokens(absl::string_view text, std::vector<std::string>* tokens) {
+struct Token {
+  std::string text;
+  int line = 0;  // counted from the movetext's first line (0)
+};
+
+bool IsGameTermination(absl::string_view t) {
+  return t == "1-0" || t == "0-1" || t == "1/2-1/2" || t == "*";
+}
+
+// PGN movetext tokens, without comments, variations, NAGs and move numbers;
+// game termination markers are kept. Returns false on an unterminated comment
+// or variation.
+bool MovetextTokens(absl::string_view text, std::vector<Token>* tokens) {
   std::string current;
+  int line = 0, current_line = 0;
   auto flush = [&] {
-    if (!current.empty()) tokens->push_back(current);
+    if (!current.empty()) tokens->push_back(Token{current, current_line});
     current.clear();
+  };
+  auto skip_to = [&](size_t from, size_t to) {
+    for (size_t k = from; k < to && k < text.size(); ++k)
+      line += text[k] == '\n';
   };
   int variation_depth = 0;
   for (size_t i = 0; i < text.size(); ++i) {
@@ -33,42 +48,47 @@ bool MovetextTokens(absl::string_view text, std::vector<std::string>* tokens) {
       flush();
       const size_t end = text.find('}', i);
       if (end == absl::string_view::npos) return false;
+      skip_to(i, end);
       i = end;
     } else if (c == ';') {
       flush();
       const size_t end = text.find('\n', i);
-      i = end == absl::string_view::npos ? text.size() : end;
+      i = end == absl::string_view::npos ? text.size() : end - 1;
     } else if (c == '(') {
       flush();
       ++variation_depth;
     } else if (c == ')') {
       flush();
       if (--variation_depth < 0) return false;
+    } else if (c == '\n') {
+      flush();
+      ++line;
     } else if (variation_depth > 0) {
       continue;
     } else if (absl::ascii_isspace(uint8_t(c))) {
       flush();
     } else {
+      if (current.empty()) current_line = line;
       current += c;
     }
   }
   flush();
   if (variation_depth != 0) return false;
-  std::vector<std::string> moves;
-  for (std::string& token : *tokens) {
-    absl::string_view t = token;
+  std::vector<Token> moves;
+  for (Token& token : *tokens) {
+    absl::string_view t = token.text;
     if (absl::StartsWith(t, "$")) continue;
-    if (t == "1-0" || t == "0-1" || t == "1/2-1/2" || t == "*") continue;
     // "12." or "12..." possibly glued to the move: "12.Nf3".
     size_t digits = 0;
     while (digits < t.size() && absl::ascii_isdigit(uint8_t(t[digits])))
       ++digits;
-    if (digits > 0 && digits < t.size() && t[digits] == '.') {
+    if (digits > 0 && digits < t.size() && t[digits] == '.' &&
+        !IsGameTermination(t)) {
       t.remove_prefix(digits);
       while (absl::ConsumePrefix(&t, ".")) {
       }
     }
-    if (!t.empty()) moves.emplace_back(t);
+    if (!t.empty()) moves.push_back(Token{std::string(t), token.line});
   }
   *tokens = std::move(moves);
   return true;
@@ -81,36 +101,62 @@ struct PgnGame {
   int movetext_line = 0;
 };
 
-absl::StatusOr<Opening> OpeningFromPgn(const PgnGame& g, absl::string_view name,
-                                       int max_plies) {
-  Opening opening;
-  opening.start = Position::Start();
+// The openings of one tag section's movetext: a game termination marker ends
+// a game, and movetext after it (no tags of its own) is a game from the
+// initial position.
+absl::Status OpeningsFromPgn(const PgnGame& g, absl::string_view name,
+                             int max_plies, std::vector<Opening>* book) {
+  Position start = Position::Start();
   if (!g.fen.empty()) {
     auto pos = Position::FromFen(g.fen);
     if (!pos.ok()) return LineError(name, g.first_line, pos.status().message());
-    opening.start = *pos;
+    start = *pos;
   }
-  std::vector<std::string> tokens;
+  std::vector<Token> tokens;
   if (!MovetextTokens(g.movetext, &tokens)) {
     return LineError(name, g.movetext_line,
                      "unterminated comment or variation");
   }
-  Position pos = opening.start;
-  for (const std::string& token : tokens) {
-    if (max_plies > 0 && int(opening.moves.size()) >= max_plies) break;
-    auto move = ParseSan(pos, token);
+  Opening opening{start, {}};
+  Position pos = start;
+  bool open = true;  // the tag section's own game, even with no moves
+  for (const Token& token : tokens) {
+    if (IsGameTermination(token.text)) {
+      if (open) book->push_back(std::move(opening));
+      opening = Opening{Position::Start(), {}};
+      pos = opening.start;
+      open = false;
+      continue;
+    }
+    open = true;
+    if (max_plies > 0 && int(opening.moves.size()) >= max_plies) continue;
+    auto move = ParseSan(pos, token.text);
     if (!move.ok()) {
       return LineError(
-          name, g.movetext_line,
-          absl::StrCat("move \"", token, "\": ", move.status().message()));
+          name, g.movetext_line + token.line,
+          absl::StrCat("move \"", token.text, "\": ", move.status().message()));
     }
     opening.moves.push_back(*move);
     pos.MakeMove(*move);
   }
-  return opening;
+  if (open) book->push_back(std::move(opening));
+  return absl::OkStatus();
 }
 
 }  // namespace
+
+uint64_t BookFingerprint(const std::vector<Opening>& openings) {
+  std::string text;
+  for (const Opening& o : openings) {
+    absl::StrAppend(&text, o.start.ToFen());
+    for (Move m : o.moves) absl::StrAppend(&text, " ", ToUci(m));
+    text += '\n';
+  }
+  // FNV-1a, 64 bits: stable across compilers and standard libraries.
+  uint64_t hash = 0xCBF29CE484222325ull;
+  for (char c : text) hash = (hash ^ uint8_t(c)) * 0x100000001B3ull;
+  return hash;
+}
 
 Game Opening::ToGame() const {
   Game game(start);
@@ -156,9 +202,10 @@ absl::StatusOr<std::vector<Opening>> ParsePgnBook(absl::string_view text,
   bool in_game = false;
   auto finish = [&]() -> absl::Status {
     if (!in_game) return absl::OkStatus();
-    auto opening = OpeningFromPgn(game, name, max_plies);
-    if (!opening.ok()) return opening.status();
-    book.push_back(*std::move(opening));
+    if (absl::Status s = OpeningsFromPgn(game, name, max_plies, &book);
+        !s.ok()) {
+      return s;
+    }
     game = PgnGame();
     in_game = false;
     return absl::OkStatus();
@@ -186,7 +233,10 @@ absl::StatusOr<std::vector<Opening>> ParsePgnBook(absl::string_view text,
       }
       continue;
     }
-    if (stripped.empty()) continue;
+    if (stripped.empty()) {
+      if (in_movetext) game.movetext += '\n';  // keeps line numbers right
+      continue;
+    }
     if (!in_game) game.first_line = line_number;
     if (!in_movetext) game.movetext_line = line_number;
     in_game = in_movetext = true;

@@ -19,6 +19,10 @@ struct Opening {
   Game ToGame() const;
 };
 
+// A fingerprint of the openings' positions and moves, in order: equal for the
+// same book wherever it lies, and whichever format it came in.
+uint64_t BookFingerprint(const std::vector<Opening>& openings);
+
 enum class BookFormat { kEpd, kPgn };
 
 // Every opening of a book. A malformed entry fails the whole book, with

@@ -53,6 +53,22 @@ TEST(PgnBookTest, MovesCommentsVariationsAndFen) {
             "8/8/4k3/4P3/8/8/8/4K3 w - - 1 3");
 }
 
+// A game termination marker ends a game, with or without tags around it.
+TEST(PgnBookTest, TerminationMarkerEndsAGameWithoutTags) {
+  auto book = ParsePgnBook("1. e4 e5 1-0\n1. d4 d5 *\n2. c4 0-1 1. Nf3 1/2-1/2\n",
+                           "t.pgn", 0);
+  ASSERT_TRUE(book.ok()) << book.status();
+  ASSERT_EQ(book->size(), 4u);
+  EXPECT_EQ((*book)[0].moves.size(), 2u);
+  EXPECT_EQ((*book)[1].moves.size(), 2u);
+  EXPECT_EQ(ToUci((*book)[2].moves[0]), "c2c4");
+  EXPECT_EQ(ToUci((*book)[3].moves[0]), "g1f3");
+  auto bad = ParsePgnBook("1. e4 e5 *\n\n1. d4 d5\n2. Ke3 *\n", "bad.pgn", 0);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("bad.pgn:4:"), std::string::npos)
+      << bad.status();
+}
+
 TEST(PgnBookTest, MaxPliesAndErrors) {
   auto book = ParsePgnBook("1. e4 e5 2. Nf3 Nc6 *\n", "t.pgn", 3);
   ASSERT_TRUE(book.ok());

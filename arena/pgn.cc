@@ -1,5 +1,6 @@
 #include "arena/pgn.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -11,9 +12,51 @@
 namespace chess {
 namespace {
 
-std::string Escape(absl::string_view s) {
-  return absl::StrReplaceAll(s, {{"\\", "\\\\"}, {"\"", "\\\""}});
+// Length of the valid UTF-8 sequence at the start of `s`, or 0.
+size_t Utf8SequenceLength(absl::string_view s) {
+  const uint8_t lead = uint8_t(s[0]);
+  const size_t length = lead < 0x80 ? 1 : lead >= 0xC2 && lead < 0xE0 ? 2
+                        : lead >= 0xE0 && lead < 0xF0             ? 3
+                        : lead >= 0xF0 && lead < 0xF5             ? 4
+                                                                  : 0;
+  if (length == 0 || length > s.size()) return 0;
+  for (size_t i = 1; i < length; ++i)
+    if ((uint8_t(s[i]) & 0xC0) != 0x80) return 0;
+  // Overlong three- and four-byte forms, surrogates, and beyond U+10FFFF.
+  const uint8_t second = uint8_t(s.size() > 1 ? s[1] : 0);
+  if ((lead == 0xE0 && second < 0xA0) || (lead == 0xED && second >= 0xA0) ||
+      (lead == 0xF0 && second < 0x90) || (lead == 0xF4 && second >= 0x90))
+    return 0;
+  return length;
 }
+
+}  // namespace
+
+std::string PgnTagValue(absl::string_view s) {
+  std::string out;
+  while (!s.empty()) {
+    const size_t length = Utf8SequenceLength(s);
+    const char c = s[0];
+    if (length == 0) {
+      out += '?';  // not UTF-8: PGN readers would reject the file
+    } else if (length > 1) {
+      out.append(s.data(), length);
+    } else if (c == '\n' || c == '\r' || c == '\t') {
+      out += ' ';  // a line break would end the tag
+    } else if (uint8_t(c) < 0x20 || c == 0x7F) {
+      // control bytes (ESC, NUL, ...) are dropped
+    } else if (c == '\\' || c == '"') {
+      out += '\\';
+      out += c;
+    } else {
+      out += c;
+    }
+    s.remove_prefix(std::max<size_t>(length, 1));
+  }
+  return out;
+}
+
+namespace {
 
 std::string PgnTimeControl(const TimeControl& tc) {
   if (tc.base_ms() > 0 || tc.increment_ms() > 0) {
@@ -113,7 +156,7 @@ std::string GameToPgn(const GameRecord& game, const MatchHeader& header) {
   const std::string result = ResultString(game.result());
   std::string pgn;
   auto tag = [&](absl::string_view name, absl::string_view value) {
-    absl::StrAppend(&pgn, "[", name, " \"", Escape(value), "\"]\n");
+    absl::StrAppend(&pgn, "[", name, " \"", PgnTagValue(value), "\"]\n");
   };
   tag("Event", config.name().empty() ? "arena match" : config.name());
   tag("Site", "chess-harness arena");

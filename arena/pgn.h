@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "absl/strings/string_view.h"
 #include "arena/match_log.pb.h"
 
 namespace chess {
@@ -15,6 +16,10 @@ std::string ResultString(GameRecord::Result result);
 // "10+0.1", "movetime 100 ms", "nodes 10000", "depth 8": for people, not for
 // PGN.
 std::string DescribeTimeControl(const TimeControl& tc);
+// A tag value as the PGN standard wants it: quotes and backslashes escaped,
+// line breaks and tabs as spaces, other control bytes dropped, and bytes that
+// are not UTF-8 as '?'.
+std::string PgnTagValue(absl::string_view value);
 
 }  // namespace chess
 

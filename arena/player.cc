@@ -76,11 +76,13 @@ UciProcessPlayer::~UciProcessPlayer() {
 }
 
 void UciProcessPlayer::Kill() {
+  // The whole process group: a wrapper script's children too.
+  if (pgid_ > 0) ::kill(-pgid_, SIGKILL);
   if (pid_ > 0) {
     ::kill(pid_, SIGKILL);
     ::waitpid(pid_, nullptr, 0);
   }
-  pid_ = -1;
+  pid_ = pgid_ = -1;
   if (to_engine_ >= 0) ::close(to_engine_);
   if (from_engine_ >= 0) ::close(from_engine_);
   to_engine_ = from_engine_ = -1;
@@ -88,19 +90,26 @@ void UciProcessPlayer::Kill() {
 }
 
 std::string UciProcessPlayer::ExitDescription() {
+  if (!exit_description_.empty()) return exit_description_;
   if (pid_ <= 0) return "the engine is not running";
-  int status = 0;
   // The pipe closed: the process is gone or about to be.
   for (int i = 0; i < 100; ++i) {
-    if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-      pid_ = -1;
-      if (WIFSIGNALED(status))
-        return absl::StrCat("killed by signal ", WTERMSIG(status));
-      return absl::StrCat("exited with code ", WEXITSTATUS(status));
-    }
+    if (Exited()) return exit_description_;
     ::usleep(2000);
   }
   return "closed its output";
+}
+
+bool UciProcessPlayer::Exited() {
+  if (pid_ <= 0) return !exit_description_.empty();
+  int status = 0;
+  if (::waitpid(pid_, &status, WNOHANG) != pid_) return false;
+  pid_ = -1;
+  exit_description_ =
+      WIFSIGNALED(status)
+          ? absl::StrCat("killed by signal ", WTERMSIG(status))
+          : absl::StrCat("exited with code ", WEXITSTATUS(status));
+  return true;
 }
 
 absl::Status UciProcessPlayer::Start() {
@@ -125,14 +134,25 @@ absl::Status UciProcessPlayer::Start() {
     posix_spawn_file_actions_addchdir_np(&actions,
                                          config_.working_dir().c_str());
   }
+  // Its own process group, so that ending it ends whatever it started.
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attributes, 0);
   std::vector<std::string> args(config_.argv().begin(), config_.argv().end());
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   pid_t pid;
+  // A name with a slash is a path: never looked up in PATH.
+  const bool is_path = args[0].find('/') != std::string::npos;
   const int error =
-      ::posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+      is_path ? ::posix_spawn(&pid, argv[0], &actions, &attributes,
+                              argv.data(), environ)
+              : ::posix_spawnp(&pid, argv[0], &actions, &attributes,
+                               argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
   ::close(in_pipe[0]);
   ::close(out_pipe[1]);
   if (error != 0) {
@@ -141,7 +161,8 @@ absl::Status UciProcessPlayer::Start() {
     return absl::UnavailableError(
         absl::StrCat("cannot start \"", args[0], "\": ", std::strerror(error)));
   }
-  pid_ = pid;
+  pid_ = pgid_ = pid;
+  exit_description_.clear();
   to_engine_ = in_pipe[1];
   from_engine_ = out_pipe[0];
 
@@ -211,11 +232,21 @@ absl::StatusOr<std::string> UciProcessPlayer::ReadLine(int64_t deadline_ms) {
     const int64_t wait = deadline_ms > 0 ? deadline_ms - NowMs() : -1;
     if (deadline_ms > 0 && wait <= 0)
       return absl::DeadlineExceededError("no answer in time");
+    // In slices: a process that has exited while a child of its own keeps
+    // the pipe open is a crash, not a hang.
+    constexpr int64_t kSliceMs = 50;
     pollfd pfd{from_engine_, POLLIN, 0};
-    const int ready =
-        ::poll(&pfd, 1, wait > 0 ? int(std::min<int64_t>(wait, 1 << 30)) : -1);
+    const int ready = ::poll(
+        &pfd, 1, int(wait >= 0 ? std::min(wait, kSliceMs) : kSliceMs));
     if (ready < 0 && errno == EINTR) continue;
-    if (ready == 0) return absl::DeadlineExceededError("no answer in time");
+    if (ready == 0) {
+      if (Exited()) {
+        return absl::UnavailableError(
+            absl::StrCat("the engine ", exit_description_,
+                         " (a process it started still held its output)"));
+      }
+      continue;
+    }
     char chunk[4096];
     const ssize_t n = ::read(from_engine_, chunk, sizeof chunk);
     if (n < 0 && errno == EINTR) continue;

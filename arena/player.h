@@ -86,9 +86,13 @@ class UciProcessPlayer : public Player {
   absl::StatusOr<std::string> ReadLine(int64_t deadline_ms);
   absl::Status WaitFor(const std::string& token, int64_t timeout_ms);
   std::string ExitDescription();
+  // Whether the started process has ended (reaped; its description kept).
+  bool Exited();
 
   ExternalEngine config_;
   pid_t pid_ = -1;
+  pid_t pgid_ = -1;  // the process group it leads, outliving it
+  std::string exit_description_;
   int to_engine_ = -1;
   int from_engine_ = -1;
   std::string buffer_;

@@ -63,6 +63,43 @@ std::string Frame(absl::string_view payload) {
   return frame;
 }
 
+struct FrameCheck {
+  bool intact = false;
+  uint32_t length = 0;
+};
+
+FrameCheck CheckFrame(absl::string_view data, size_t at) {
+  if (at + 8 > data.size()) return {};
+  const uint32_t length = LoadLe32(&data[at]);
+  if (length > kMaxRecordBytes || length > data.size() - at - 8) return {};
+  const uint32_t crc = LoadLe32(&data[at + 4]);
+  return {Crc32c(data.substr(at + 8, length)) == crc, length};
+}
+
+// Where the next intact record starts after damage at `at`, or the end of the
+// data. The damaged frame's own length is tried first: a flipped bit in a
+// payload leaves it right, and the next frame follows at once.
+size_t NextIntactFrame(absl::string_view data, size_t at) {
+  if (at + 8 <= data.size()) {
+    const uint64_t skip = uint64_t(at) + 8 + LoadLe32(&data[at]);
+    if (skip == data.size()) return data.size();
+    if (skip < data.size() && CheckFrame(data, size_t(skip)).intact)
+      return size_t(skip);
+  }
+  for (size_t p = at + 1; p + 8 <= data.size(); ++p) {
+    if (CheckFrame(data, p).intact) return p;
+  }
+  return data.size();
+}
+
+// An interrupted append leaves the start of a frame: a header or a payload
+// that the file ends inside of. A whole frame with a wrong checksum is damage.
+bool IsTornTail(absl::string_view data, size_t at) {
+  if (at + 8 > data.size()) return true;
+  const uint32_t length = LoadLe32(&data[at]);
+  return uint64_t(at) + 8 + length > data.size();
+}
+
 }  // namespace
 
 uint32_t Crc32c(absl::string_view data) {
@@ -80,27 +117,35 @@ absl::StatusOr<RecordFile> ReadRecordFile(const std::string& path) {
   }
   std::stringstream buffer;
   buffer << in.rdbuf();
-  const std::string data = buffer.str();
+  if (in.bad()) return ErrnoError("cannot read", path);
+  return ParseRecordFile(buffer.str(), path);
+}
+
+absl::StatusOr<RecordFile> ParseRecordFile(absl::string_view data,
+                                           absl::string_view name) {
   RecordFile file;
   file.file_bytes = data.size();
-  if (data.size() < kMagic.size() &&
-      absl::string_view(kMagic).substr(0, data.size()) == data) {
+  if (data.size() < kMagic.size() && kMagic.substr(0, data.size()) == data) {
     return file;  // torn while writing the magic: empty
   }
-  if (absl::string_view(data).substr(0, kMagic.size()) != kMagic) {
+  if (data.substr(0, kMagic.size()) != kMagic) {
     return absl::InvalidArgumentError(
-        absl::StrCat(path, ": not a match log (bad magic)"));
+        absl::StrCat(name, ": not a match log (bad magic)"));
   }
   size_t at = kMagic.size();
   file.valid_bytes = at;
-  while (at + 8 <= data.size()) {
-    const uint32_t length = LoadLe32(&data[at]);
-    const uint32_t crc = LoadLe32(&data[at + 4]);
-    if (at + 8 + length > data.size()) break;
-    absl::string_view payload(&data[at + 8], length);
-    if (Crc32c(payload) != crc) break;
-    file.records.emplace_back(payload);
-    at += 8 + length;
+  while (at < data.size()) {
+    if (const FrameCheck frame = CheckFrame(data, at); frame.intact) {
+      file.records.emplace_back(data.substr(at + 8, frame.length));
+      file.offsets.push_back(at);
+      at += 8 + frame.length;
+      file.valid_bytes = at;
+      continue;
+    }
+    const size_t next = NextIntactFrame(data, at);
+    if (next == data.size() && IsTornTail(data, at)) break;
+    file.damaged.push_back(DamagedRegion{at, next - at});
+    at = next;
     file.valid_bytes = at;
   }
   return file;

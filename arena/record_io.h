@@ -2,7 +2,8 @@
 // little-endian u32 length, a u32 CRC-32C of the payload, and the payload. A
 // record counts only once it is complete and its checksum matches, so a file
 // cut short by a crash (a torn tail) is detected and cut back to its last whole
-// record.
+// record. Damage inside the file (a flipped bit) costs only the records it
+// touches: the reader resynchronises on the framing and reports where.
 #ifndef ARENA_RECORD_IO_H_
 #define ARENA_RECORD_IO_H_
 
@@ -18,15 +19,32 @@ namespace chess {
 
 uint32_t Crc32c(absl::string_view data);
 
+// Bytes between two intact records (or before the end of the file) that hold
+// no intact record.
+struct DamagedRegion {
+  uint64_t offset = 0;
+  uint64_t bytes = 0;
+};
+
 struct RecordFile {
   std::vector<std::string> records;
+  std::vector<uint64_t> offsets;  // where each record's frame starts
+  std::vector<DamagedRegion> damaged;  // in the middle, before intact records
   uint64_t valid_bytes = 0;  // end of the last whole record
   uint64_t file_bytes = 0;   // > valid_bytes when the tail is torn
 };
 
+// Records larger than this are taken for damage (a game record is a few KiB).
+inline constexpr uint32_t kMaxRecordBytes = 64u << 20;
+
 // Reads every whole record. A missing file is NotFound; a file that is not a
-// record file is InvalidArgument.
+// record file is InvalidArgument. A tail that is an unfinished frame is torn
+// (file_bytes > valid_bytes); any other bytes that hold no intact record are
+// listed in `damaged`, and the intact records after them are kept.
 absl::StatusOr<RecordFile> ReadRecordFile(const std::string& path);
+// The same on a file's contents, `name` naming it in errors.
+absl::StatusOr<RecordFile> ParseRecordFile(absl::string_view data,
+                                           absl::string_view name);
 
 // Writes a whole record file beside `path` and renames it over `path`: a
 // crash leaves the old file or the new one, never a mix. Returns its length,

@@ -31,7 +31,13 @@ std::vector<std::pair<int, int>> Pairings(const MatchConfig& config) {
 }
 
 int RoundsPerPairing(const MatchConfig& config) {
-  return config.rounds() > 0 ? config.rounds() : (config.games() + 1) / 2;
+  return config.rounds() > 0 ? config.rounds()
+                             : int((int64_t(config.games()) + 1) / 2);
+}
+
+int64_t ScheduledGames(const MatchConfig& config) {
+  return int64_t(RoundsPerPairing(config)) * 2 *
+         int64_t(Pairings(config).size());
 }
 
 std::vector<ScheduledGame> MakeSchedule(const MatchConfig& config,
@@ -50,8 +56,9 @@ std::vector<ScheduledGame> MakeSchedule(const MatchConfig& config,
   std::vector<ScheduledGame> schedule;
   const int rounds = RoundsPerPairing(config);
   for (int round = 0; round < rounds; ++round) {
-    const int opening =
-        order[(config.openings().start_index() + round) % order.size()];
+    const int opening = order[(int64_t(config.openings().start_index()) +
+                               round) %
+                              int64_t(order.size())];
     for (size_t p = 0; p < pairings.size(); ++p) {
       for (int swap = 0; swap < 2; ++swap) {
         ScheduledGame g;

@@ -23,6 +23,11 @@ struct ScheduledGame {
 // Player index pairs; results are reported from the first one's side.
 std::vector<std::pair<int, int>> Pairings(const MatchConfig& config);
 int RoundsPerPairing(const MatchConfig& config);
+// The schedule's length, without making it.
+int64_t ScheduledGames(const MatchConfig& config);
+// More would need gigabytes for the schedule alone; a longer match is a
+// resumed one with a raised cap, or several.
+inline constexpr int64_t kMaxScheduledGames = 10'000'000;
 // Every round plays each pairing once, as a game pair from one opening with
 // colours swapped; all pairings of a round share the opening.
 std::vector<ScheduledGame> MakeSchedule(const MatchConfig& config,

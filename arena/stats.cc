@@ -144,6 +144,8 @@ EloEstimate Estimate(const std::array<int, N>& counts) {
   e.elo = ScoreToElo(e.score);
   e.elo_error = (ScoreToElo(hi) - ScoreToElo(lo)) / 2;
   const double sigma = std::sqrt(per_game_pairs * variance);
+  e.measurable = variance > 0;
+  e.elo += 0.0;  // -0.0 (an even score, rounded) prints as -0.0
   if (sigma > 0) {
     e.nelo = (e.score - 0.5) / sigma * kNeloScale;
     e.nelo_error = kZ95 * stderr_mean / sigma * kNeloScale;

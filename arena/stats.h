@@ -30,6 +30,9 @@ struct EloEstimate {
          elo_error = 0;  // logistic Elo and half-width of its 95 % interval
   double nelo = 0, nelo_error = 0;  // normalized Elo and half-width
   double los = 0.5;                 // likelihood of superiority
+  // False while the sample has no variance (no games, all wins, all draws,
+  // one pair): then no interval exists, and elo, nelo and los mean nothing.
+  bool measurable = false;
 };
 
 // From counts of outcomes with equally spaced scores in [0, 1] (3 or 5 of

@@ -62,6 +62,20 @@ TEST(EloTest, EmptyAndScoreConversions) {
   EXPECT_NEAR(EloToScore(ScoreToElo(0.3)), 0.3, 1e-12);
 }
 
+// Samples without variance have no interval: no Elo, rather than +2400 +- 0
+// after one win or "-0.0" after draws.
+TEST(EloTest, NoVarianceIsNotMeasurable) {
+  EXPECT_FALSE(EstimateElo(Trinomial{.wins = 1}).measurable);
+  EXPECT_FALSE(EstimateElo(Trinomial{.draws = 40}).measurable);
+  EXPECT_FALSE(EstimateElo(Pentanomial{.ww = 1}).measurable);
+  EXPECT_FALSE(EstimateElo(Pentanomial{.wl_dd = 30}).measurable);
+  EXPECT_FALSE(EstimateElo(Trinomial{}).measurable);
+  const EloEstimate some = EstimateElo(Trinomial{.wins = 3, .draws = 2});
+  EXPECT_TRUE(some.measurable);
+  EXPECT_TRUE(std::isfinite(some.elo_error));
+  EXPECT_FALSE(std::signbit(EstimateElo(Pentanomial{.ld = 1, .wd = 1}).elo));
+}
+
 SprtParams Sprt(double elo0, double elo1, SprtModel model) {
   return SprtParams{
       .elo0 = elo0, .elo1 = elo1, .alpha = 0.05, .beta = 0.05, .model = model};

@@ -1,12 +1,18 @@
 #include "engine/config.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <sstream>
 #include <vector>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "engine/eval_weights.h"
@@ -53,37 +59,58 @@ constexpr Range kSearchRanges[] = {
     {"eval_noise_cp", 0, 1000},
 };
 
-// "eval.pst_mg.knight[3] has ..." or "time_control: ..." -> the leading field
-// names.
-std::vector<std::string> LeadingFieldPath(absl::string_view message) {
-  absl::string_view path = message.substr(0, message.find_first_of(" [:"));
-  return absl::StrSplit(path, '.');
+struct PathElement {
+  std::string field;
+  int index = 0;  // of a repeated field
+};
+
+// "players[1].overrides.search: ..." or "time_control: ..." -> the leading
+// field names, with the index of each repeated one (0 when not given).
+std::vector<PathElement> LeadingFieldPath(absl::string_view message) {
+  absl::string_view path = message.substr(0, message.find_first_of(" :"));
+  std::vector<PathElement> elements;
+  for (absl::string_view part : absl::StrSplit(path, '.')) {
+    PathElement e;
+    const size_t bracket = part.find('[');
+    e.field = std::string(part.substr(0, bracket));
+    if (bracket != absl::string_view::npos) {
+      absl::string_view index = part.substr(bracket + 1);
+      index = index.substr(0, index.find(']'));
+      if (!absl::SimpleAtoi(index, &e.index) || e.index < 0) e.index = 0;
+    }
+    elements.push_back(std::move(e));
+  }
+  return elements;
 }
 
-// Line and column of the field at `path` in the parsed text (the first element
-// of a repeated field), or "" if it is not in the text.
+// Line and column of the field at `path` in the parsed text; for a field that
+// is not in the text, of its innermost enclosing field that is, or the start
+// of the text.
 std::string LocationOf(const google::protobuf::Message& message,
                        const TextFormat::ParseInfoTree* tree,
-                       const std::vector<std::string>& path) {
+                       const std::vector<PathElement>& path) {
   TextFormat::ParseLocation location;
   const google::protobuf::Message* current = &message;
   for (size_t i = 0; i < path.size() && tree && current; ++i) {
     const FieldDescriptor* field =
-        current->GetDescriptor()->FindFieldByName(path[i]);
+        current->GetDescriptor()->FindFieldByName(path[i].field);
     if (!field) break;
     const google::protobuf::Reflection* reflection = current->GetReflection();
-    if (field->is_repeated() ? reflection->FieldSize(*current, field) == 0
+    const int index = field->is_repeated() ? path[i].index : -1;
+    if (field->is_repeated() ? reflection->FieldSize(*current, field) <= index
                              : !reflection->HasField(*current, field)) {
       break;
     }
-    location = tree->GetLocation(field, field->is_repeated() ? 0 : -1);
+    const TextFormat::ParseLocation here = tree->GetLocation(field, index);
+    if (here.line < 0) break;
+    location = here;
     if (field->type() != FieldDescriptor::TYPE_MESSAGE) break;
-    tree = tree->GetTreeForNested(field, field->is_repeated() ? 0 : -1);
+    tree = tree->GetTreeForNested(field, index);
     current = field->is_repeated()
-                  ? &reflection->GetRepeatedMessage(*current, field, 0)
+                  ? &reflection->GetRepeatedMessage(*current, field, index)
                   : &reflection->GetMessage(*current, field);
   }
-  if (location.line < 0) return "";
+  if (location.line < 0) return "1:1: ";
   return absl::StrCat(location.line + 1, ":", location.column + 1, ": ");
 }
 
@@ -169,11 +196,57 @@ std::string CommandLinePath(const std::string& path) {
 }
 
 absl::StatusOr<std::string> ReadFile(const std::string& path) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (std::filesystem::is_directory(status)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": is a directory, not a file"));
+  }
+  // A device (/dev/zero) could be read forever; a pipe (<(...)) ends.
+  if (std::filesystem::exists(status) &&
+      !std::filesystem::is_regular_file(status) &&
+      !std::filesystem::is_fifo(status)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": is not a regular file"));
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", path));
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
+  std::string data;
+  char chunk[1 << 16];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0)
+    data.append(chunk, size_t(in.gcount()));
+  if (in.bad()) return absl::DataLossError(absl::StrCat("cannot read ", path));
+  return data;
+}
+
+absl::Status WriteFileAtomically(const std::string& path,
+                                 absl::string_view contents) {
+  const std::string tmp = path + ".tmp";
+  const int fd =
+      ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    return absl::InternalError(
+        absl::StrCat(tmp, ": cannot create: ", std::strerror(errno)));
+  }
+  std::string error;
+  for (absl::string_view rest = contents; !rest.empty() && error.empty();) {
+    const ssize_t n = ::write(fd, rest.data(), rest.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) error = absl::StrCat("write failed: ", std::strerror(errno));
+    if (n > 0) rest.remove_prefix(size_t(n));
+  }
+  if (error.empty() && ::fsync(fd) != 0)
+    error = absl::StrCat("fsync failed: ", std::strerror(errno));
+  if (::close(fd) != 0 && error.empty())
+    error = absl::StrCat("close failed: ", std::strerror(errno));
+  if (error.empty() && ::rename(tmp.c_str(), path.c_str()) != 0)
+    error = absl::StrCat("cannot rename over it: ", std::strerror(errno));
+  if (!error.empty()) {
+    ::unlink(tmp.c_str());
+    return absl::InternalError(absl::StrCat(path, ": ", error,
+                                            " (the previous file is kept)"));
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<EngineConfig> LoadEngineConfig(const std::string& path) {

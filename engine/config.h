@@ -44,8 +44,13 @@ std::string ResolvePath(const std::string& base_dir, const std::string& path);
 // user was).
 std::string CommandLinePath(const std::string& path);
 
-// Reads a whole file; the error names the path.
+// Reads a whole file; the error names the path (a directory is an error).
 absl::StatusOr<std::string> ReadFile(const std::string& path);
+
+// Writes `contents` beside `path`, syncs it and renames it over `path`: a crash
+// or a full disk leaves the old file or the new one, never a part.
+absl::Status WriteFileAtomically(const std::string& path,
+                                 absl::string_view contents);
 
 }  // namespace chess
 

@@ -114,6 +114,13 @@ absl::StatusOr<EvalWeights> EvalWeights::FromProto(const EvalParams& params) {
       }
     }
   }
+  for (int tempo : {params.tempo_mg(), params.tempo_eg()}) {
+    if (std::abs(int64_t(tempo)) > kMaxWeight) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("eval.tempo_mg/tempo_eg = ", tempo, " is outside [-",
+                       kMaxWeight, ", ", kMaxWeight, "]"));
+    }
+  }
   w.weight[kMg][kTempoFeature] = params.tempo_mg();
   w.weight[kEg][kTempoFeature] = params.tempo_eg();
   w.phase_weight = {0,

@@ -122,17 +122,19 @@ absl::StatusOr<Position> Position::FromFen(absl::string_view fen) {
     }
   }
 
+  // Far above any real game, far below where counting on would overflow.
+  constexpr int kMaxMoveCounter = 1000000;
   if (fields.size() >= 5 &&
       (!absl::SimpleAtoi(fields[4], &pos.halfmove_clock_) ||
-       pos.halfmove_clock_ < 0)) {
-    return FenError(fen,
-                    absl::StrCat("bad halfmove clock \"", fields[4], "\""));
+       pos.halfmove_clock_ < 0 || pos.halfmove_clock_ > kMaxMoveCounter)) {
+    return FenError(fen, absl::StrCat("bad halfmove clock \"", fields[4],
+                                      "\" (0 to ", kMaxMoveCounter, ")"));
   }
   if (fields.size() >= 6 &&
       (!absl::SimpleAtoi(fields[5], &pos.fullmove_number_) ||
-       pos.fullmove_number_ < 1)) {
-    return FenError(fen,
-                    absl::StrCat("bad fullmove number \"", fields[5], "\""));
+       pos.fullmove_number_ < 1 || pos.fullmove_number_ > kMaxMoveCounter)) {
+    return FenError(fen, absl::StrCat("bad fullmove number \"", fields[5],
+                                      "\" (1 to ", kMaxMoveCounter, ")"));
   }
 
   if (absl::Status status = pos.Validate(); !status.ok()) {

@@ -114,6 +114,13 @@ TEST(Fen, RejectsMalformedInputWithReason) {
   }
 }
 
+// Move counters that could overflow while a game goes on are refused.
+TEST(Fen, HugeMoveCountersAreRefused) {
+  EXPECT_FALSE(Position::FromFen("8/8/8/8/8/8/8/K6k w - - 2147483647 1").ok());
+  EXPECT_FALSE(Position::FromFen("8/8/8/8/8/8/8/K6k w - - 0 2147483647").ok());
+  EXPECT_TRUE(Position::FromFen("8/8/8/8/8/8/8/K6k w - - 99 1000").ok());
+}
+
 TEST(Zobrist, IncrementalKeyEqualsFromScratch) {
   std::vector<Position> positions = testing::RandomPlayPositions(100, 200, 3);
   ASSERT_GT(positions.size(), 5000u);

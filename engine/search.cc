@@ -94,19 +94,24 @@ void Engine::SetTimeLimits(const Position& pos, const SearchLimits& limits) {
   soft_limit_ms_ = hard_limit_ms_ = 0;
   if (limits.infinite) return;
   if (limits.movetime_ms > 0) {
-    soft_limit_ms_ = hard_limit_ms_ =
-        std::max<int64_t>(1, limits.movetime_ms - move_overhead_ms_);
+    soft_limit_ms_ = hard_limit_ms_ = std::max<int64_t>(
+        1, std::min<int64_t>(limits.movetime_ms, int64_t(1) << 42) -
+               move_overhead_ms_);
     return;
   }
   const Color us = pos.side_to_move();
-  const int64_t left = limits.time_left_ms[us];
+  // A clock of a million hours is as good as infinite, and keeps the
+  // arithmetic below far from overflow.
+  constexpr int64_t kMaxClockMs = int64_t(1) << 42;
+  const int64_t left = std::min(limits.time_left_ms[us], kMaxClockMs);
   if (left < 0) return;
   // Keep a reserve for the moves still to come and the cost of talking to the
   // GUI.
   const int64_t available = std::max<int64_t>(1, left - move_overhead_ms_);
   const int moves_to_go =
       limits.moves_to_go > 0 ? std::min(limits.moves_to_go, 40) : 30;
-  const int64_t increment = limits.increment_ms[us];
+  const int64_t increment =
+      std::clamp<int64_t>(limits.increment_ms[us], 0, kMaxClockMs);
   const int64_t base = available / moves_to_go + increment * 3 / 4;
   hard_limit_ms_ = std::max<int64_t>(1, std::min(available / 3, base * 4));
   soft_limit_ms_ =
@@ -181,8 +186,8 @@ void Engine::UpdateQuietStats(const Position& pos, Move best, const Move* tried,
   const int bonus = std::min(depth * depth, 400);
   auto update = [&](Move m, int delta) {
     int& h = history_[us][m.from()][m.to()];
-    h += delta -
-         h * std::abs(delta) / kHistoryMax;  // stays within +-kHistoryMax
+    // In 64 bits: h * |delta| reaches 2^20 * 12800. Stays within +-kHistoryMax.
+    h += delta - int(int64_t(h) * std::abs(delta) / kHistoryMax);
   };
   update(best, bonus * 32);
   for (int i = 0; i < tried_count; ++i) {

@@ -62,6 +62,8 @@ class Engine {
   explicit Engine(const EngineConfig& config);
 
   const EngineConfig& config() const { return config_; }
+  // The hash table's size: less than asked for when memory was short.
+  size_t hash_mb_in_use() const { return tt_.megabytes(); }
   // Applies a new config (valid); keeps the table unless its size changed.
   void SetConfig(const EngineConfig& config);
   // Forget everything learnt in earlier games: table, history, killers.

@@ -200,3 +200,34 @@ TEST(SearchTest, MovetimeIsRespected) {
 
 }  // namespace
 }  // namespace chess
+
+namespace chess {
+namespace {
+
+// Memory that cannot be had gives a smaller table, never a crash; a table that
+// was asked for stores and finds.
+TEST(TranspositionTableTest, ImpossibleSizeFallsBackToWhatFits) {
+  TranspositionTable tt;
+  const size_t got = tt.Resize(size_t(1) << 40);  // a million terabytes
+  EXPECT_LT(got, size_t(1) << 40);
+  EXPECT_EQ(tt.megabytes(), got);
+  EXPECT_EQ(tt.Resize(1), 1u);
+  tt.Store(Key(12345), Move::None(), 17, 3, kBoundExact);
+  ASSERT_NE(tt.Probe(Key(12345)), nullptr);
+  EXPECT_EQ(tt.Probe(Key(12345))->score, 17);
+  tt.Clear();
+  EXPECT_EQ(tt.Probe(Key(12345)), nullptr);
+}
+
+// Extreme clocks (a GUI's "infinite" increment) search normally.
+TEST(SearchTest, HugeClockValuesDoNotOverflow) {
+  Engine engine(DefaultEngineConfig());
+  SearchLimits limits;
+  limits.depth = 3;
+  limits.time_left_ms[kWhite] = limits.time_left_ms[kBlack] = 1000;
+  limits.increment_ms[kWhite] = limits.increment_ms[kBlack] = INT64_MAX;
+  EXPECT_FALSE(engine.Search(Game(), limits).best_move.is_none());
+}
+
+}  // namespace
+}  // namespace chess

@@ -1,22 +1,46 @@
 #include "engine/tt.h"
 
 #include <algorithm>
+#include <cstring>
+#include <type_traits>
 
 namespace chess {
 
-void TranspositionTable::Resize(size_t megabytes) {
-  entries_.assign(megabytes * 1024 * 1024 / sizeof(TTEntry), TTEntry{});
-  entries_.shrink_to_fit();
+size_t TranspositionTable::Resize(size_t megabytes) {
+  static_assert(std::is_trivially_copyable_v<TTEntry>);
+  entries_.reset();
+  size_ = 0;
+  for (megabytes_ = megabytes; megabytes_ > 0; megabytes_ /= 2) {
+    const size_t count = megabytes_ * 1024 * 1024 / sizeof(TTEntry);
+    entries_.reset(static_cast<TTEntry*>(std::calloc(count, sizeof(TTEntry))));
+    if (entries_) {
+      size_ = count;
+      break;
+    }
+  }
+  generation_ = 0;
+  return megabytes_;
 }
 
 void TranspositionTable::Clear() {
-  std::fill(entries_.begin(), entries_.end(), TTEntry{});
+  // Fresh zero pages rather than writing over a large table: a new game in a
+  // 16 GiB table would otherwise touch all of it.
+  constexpr size_t kReallocateAbove = size_t(64) << 20;
+  if (size_ * sizeof(TTEntry) > kReallocateAbove) {
+    const size_t count = size_;
+    entries_.reset();
+    entries_.reset(static_cast<TTEntry*>(std::calloc(count, sizeof(TTEntry))));
+    if (!entries_) Resize(megabytes_);
+  } else if (size_ > 0) {
+    std::memset(static_cast<void*>(entries_.get()), 0,
+                size_ * sizeof(TTEntry));
+  }
   generation_ = 0;
 }
 
 void TranspositionTable::Store(Key key, Move move, int score, int depth,
                                Bound bound) {
-  if (entries_.empty()) return;
+  if (size_ == 0) return;
   TTEntry& e = entries_[Index(key)];
   const bool same = e.key == key;
   if (!same && e.generation == generation_ && e.bound != kBoundNone &&
@@ -33,7 +57,7 @@ void TranspositionTable::Store(Key key, Move move, int score, int depth,
 }
 
 int TranspositionTable::Hashfull() const {
-  const size_t sample = std::min<size_t>(1000, entries_.size());
+  const size_t sample = std::min<size_t>(1000, size_);
   if (sample == 0) return 0;
   int used = 0;
   for (size_t i = 0; i < sample; ++i) {

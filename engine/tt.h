@@ -6,7 +6,8 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <vector>
+#include <cstdlib>
+#include <memory>
 
 #include "engine/types.h"
 
@@ -30,15 +31,17 @@ struct TTEntry {
 
 class TranspositionTable {
  public:
-  // 0 MiB makes a table that stores nothing.
-  void Resize(size_t megabytes);
+  // 0 MiB makes a table that stores nothing. Memory that cannot be had gives
+  // a smaller table (halved until it fits): returns the MiB in use.
+  size_t Resize(size_t megabytes);
+  size_t megabytes() const { return megabytes_; }
   void Clear();
   // Called at the start of each search, so older entries are replaced first.
   void NewSearch() { ++generation_; }
 
   // The entry for `key`, or nullptr.
   const TTEntry* Probe(Key key) const {
-    if (entries_.empty()) return nullptr;
+    if (size_ == 0) return nullptr;
     const TTEntry& e = entries_[Index(key)];
     return e.key == key && e.bound != kBoundNone ? &e : nullptr;
   }
@@ -48,9 +51,16 @@ class TranspositionTable {
 
  private:
   size_t Index(Key key) const {
-    return size_t((unsigned __int128)key * entries_.size() >> 64);
+    return size_t((unsigned __int128)key * size_ >> 64);
   }
-  std::vector<TTEntry> entries_;
+  struct Free {
+    void operator()(TTEntry* p) const { std::free(p); }
+  };
+  // calloc: a large table's pages stay untouched (and cost nothing) until the
+  // search writes them; an all-zero entry is empty.
+  std::unique_ptr<TTEntry[], Free> entries_;
+  size_t size_ = 0;
+  size_t megabytes_ = 0;
   uint8_t generation_ = 0;
 };
 

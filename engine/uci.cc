@@ -207,10 +207,7 @@ void UciSession::WaitForSearch() {
   if (search_thread_.joinable()) search_thread_.join();
 }
 
-void UciSession::EndOfInput() {
-  if (search_is_infinite_) engine_->Stop();
-  WaitForSearch();
-}
+void UciSession::EndOfInput() { StopSearch(); }
 
 void UciSession::StopSearch() {
   engine_->Stop();
@@ -355,7 +352,6 @@ void UciSession::HandleGo(absl::string_view args) {
     else if (key == "movestogo")
       limits.moves_to_go = int(std::max<int64_t>(value, 0));
   }
-  search_is_infinite_ = limits.infinite;
   engine_->ClearStop();  // a "stop" that arrived after the previous search had
                          // ended
   search_thread_ = std::thread([this, limits, game = game_]() {
@@ -371,6 +367,11 @@ void UciSession::TryConfig(const EngineConfig& config, absl::string_view what) {
     return;
   }
   engine_->SetConfig(config);
+  if (engine_->hash_mb_in_use() != uint64_t(config.search().hash_mb())) {
+    Send(absl::StrCat("info string Hash ", config.search().hash_mb(),
+                      " MB could not be allocated; using ",
+                      engine_->hash_mb_in_use(), " MB"));
+  }
 }
 
 void UciSession::HandleSetOption(absl::string_view args) {
@@ -394,7 +395,7 @@ void UciSession::HandleSetOption(absl::string_view args) {
   }
   if (normalized == "move_overhead") {
     int64_t ms;
-    if (absl::SimpleAtoi(value, &ms) && ms >= 0)
+    if (absl::SimpleAtoi(value, &ms) && ms >= 0 && ms <= 5000)
       engine_->set_move_overhead_ms(ms);
     else
       Send(

@@ -23,8 +23,8 @@ class UciSession {
 
   // Handles one line of input; returns false after "quit".
   bool HandleLine(absl::string_view line);
-  // Input has ended: lets a limited search finish (it prints its own
-  // "bestmove") and stops an infinite one, which would otherwise never end.
+  // Input has ended, as if "quit" had come (Stockfish does the same): a search
+  // still running stops at once and prints its "bestmove".
   void EndOfInput();
 
  private:
@@ -45,7 +45,6 @@ class UciSession {
   std::unique_ptr<Engine> engine_;
   Game game_;
   std::thread search_thread_;
-  bool search_is_infinite_ = false;
 };
 
 // Sets a field of `config` named as a UCI option: a SearchParams or EvalParams

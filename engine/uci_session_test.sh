@@ -57,6 +57,14 @@ send "position startpos moves e2e5"; expect '^info string'
 send "go depth banana";           expect '^info string error: go'
 send "go movetime 50";            expect '^bestmove' 5
 send "flibbertigibbet";           expect '^info string'
+send "position fen 8/8/8/8/8/8/8/K6k w - - 2147483647 2147483647"; expect '^info string error.*halfmove'
+send "go wtime 1000 winc 9223372036854775807"; expect '^bestmove' 5
+send "setoption name Move Overhead value 9223372036854775807"; expect '^info string error'
+# The advertised maximum Hash: a smaller table and a word about it, never a crash.
+send "setoption name Hash value 65536"; send isready
+expect '^(info string Hash|readyok)' 10
+[[ "$LAST_LINE" == readyok ]] || expect '^readyok$' 10
+send "setoption name Hash value 16"
 send "setoption name ConfigFile value /no/such/file"; expect '^info string.*no/such/file'
 send isready;                     expect '^readyok$'
 
@@ -71,8 +79,16 @@ send quit
 wait "$engine_pid" 2>/dev/null; rc=$?
 (( rc == 0 )) || fail "exit code $rc after quit"
 
-# EOF during an infinite search ends the process instead of hanging.
-printf 'position startpos\ngo infinite\n' | timeout 10 "$UCI" >/dev/null || fail "hang at EOF"
+# End of input during any search stops it at once, prints bestmove and exits
+# (as "quit" would): infinite, a depth that would take hours, huge clocks.
+for go in "go infinite" "go depth 60" "go" "go wtime 999999999999 btime 999999999999" \
+    "go movetime 999999999999"; do
+  start=$(date +%s)
+  out=$(printf 'position startpos\n%s\n' "$go" | timeout 10 "$UCI"); rc=$?
+  (( rc == 0 )) || fail "'$go' then end of input: exit code $rc (124: hung)"
+  grep -q '^bestmove [a-h][1-8][a-h][1-8]' <<<"$out" || fail "'$go' then end of input: no bestmove"
+  (( $(date +%s) - start < 5 )) || fail "'$go' then end of input: took $(( $(date +%s) - start )) s"
+done
 # A bad config file exits with 2 and says where.
 bad=$(mktemp); printf 'search {\n  hash_mb: -1\n}\n' >"$bad"
 "$UCI" --config="$bad" </dev/null 2>"$bad.err"; rc=$?

@@ -130,6 +130,12 @@ absl::Status ReadTextDataset(const std::string& path, TrainingSet* out,
   absl::StatusOr<std::string> text = ReadFile(path);
   if (!text.ok()) return text.status();
   out->add_sources(path);
+  ParseTextDataset(*text, path, out, report);
+  return absl::OkStatus();
+}
+
+void ParseTextDataset(absl::string_view text, absl::string_view path,
+                      TrainingSet* out, std::ostream* report) {
   int line_number = 0, reported = 0, malformed = 0;
   auto bad = [&](absl::string_view why) {
     ++malformed;
@@ -137,7 +143,7 @@ absl::Status ReadTextDataset(const std::string& path, TrainingSet* out,
     if (report && reported++ < 10)
       *report << path << ":" << line_number << ": " << why << "\n";
   };
-  for (absl::string_view line : absl::StrSplit(*text, '\n')) {
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
     ++line_number;
     line = absl::StripAsciiWhitespace(line);
     if (line.empty() || absl::StartsWith(line, "#")) continue;
@@ -151,7 +157,14 @@ absl::Status ReadTextDataset(const std::string& path, TrainingSet* out,
     size_t fen_fields = 4;
     // "FEN [1.0]": the result is the last field. EPD: `c9 "1-0";` among the
     // opcodes.
-    if (ParseResultToken(fields.back(), &result)) {
+    // A bare number ends a line as its result only after a FEN of 4 or 6
+    // fields: in "... w KQkq - 0 1" the 1 is the move number.
+    const bool bare_number =
+        fields.back().find_first_not_of("0123456789.") ==
+        absl::string_view::npos;
+    const bool result_last = !bare_number || fields.size() == 5 ||
+                             fields.size() == 7;
+    if (result_last && ParseResultToken(fields.back(), &result)) {
       fen_fields = std::min<size_t>(fields.size() - 1, 6);
     } else {
       for (size_t i = 4; i + 1 < fields.size(); ++i) {
@@ -184,7 +197,6 @@ absl::Status ReadTextDataset(const std::string& path, TrainingSet* out,
     *report << path << ": " << malformed - reported
             << " more malformed lines\n";
   }
-  return absl::OkStatus();
 }
 
 absl::Status WriteTrainingSet(const TrainingSet& set, const std::string& path) {

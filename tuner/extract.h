@@ -32,6 +32,9 @@ absl::Status ExtractFromLog(const std::string& log_path,
 // `report`; only an unreadable file is an error.
 absl::Status ReadTextDataset(const std::string& path, TrainingSet* out,
                              std::ostream* report);
+// The same on a dataset's text, `name` naming it in reports.
+void ParseTextDataset(absl::string_view text, absl::string_view name,
+                      TrainingSet* out, std::ostream* report);
 
 absl::Status WriteTrainingSet(const TrainingSet& set, const std::string& path);
 absl::StatusOr<TrainingSet> ReadTrainingSet(const std::string& path);

@@ -43,6 +43,21 @@ TEST(TextDatasetTest, FormatsAndMalformedLines) {
           .ok());
 }
 
+// A FEN without a result is reported, not labelled with its move number.
+TEST(TextDatasetTest, PlainFenWithoutResultIsDropped) {
+  TrainingSet set;
+  std::ostringstream report;
+  ParseTextDataset(
+      "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n"
+      "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 1.0\n"
+      "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0.5\n",
+      "plain.fen", &set, &report);
+  ASSERT_EQ(set.positions_size(), 2);
+  EXPECT_EQ(set.positions(0).result(), 1.0f);
+  EXPECT_EQ(set.positions(1).result(), 0.5f);
+  EXPECT_THAT(report.str(), HasSubstr("plain.fen:1: no result"));
+}
+
 TEST(ExtractTest, FromAnArenaLog) {
   absl::StatusOr<std::vector<Opening>> book =
       LoadBook("configs/openings/balanced.epd", BookFormat::kEpd, 0);

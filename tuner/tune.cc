@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "arena/schedule.h"
+#include "engine/config.h"
 #include "google/protobuf/text_format.h"
 
 namespace chess {
@@ -93,18 +94,7 @@ absl::Status WriteTextProto(const google::protobuf::Message& message,
                             const std::string& header_comment) {
   std::string text;
   google::protobuf::TextFormat::PrintToString(message, &text);
-  // Written beside and renamed over: a crash leaves the old or the new file.
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp);
-    out << header_comment << text;
-    if (!out.flush())
-      return absl::InternalError(absl::StrCat(tmp, ": cannot write"));
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) return absl::InternalError(absl::StrCat(path, ": ", ec.message()));
-  return absl::OkStatus();
+  return WriteFileAtomically(path, header_comment + text);
 }
 
 }  // namespace chess

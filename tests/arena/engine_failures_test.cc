@@ -2,7 +2,10 @@
 // is restarted for the next game, and the match completes.
 #include <signal.h>
 
+#include <unistd.h>
+
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -16,6 +19,30 @@ namespace chess {
 namespace {
 
 std::string g_fake_engine;
+
+// Processes whose command line holds `marker` (zombies have none).
+int ProcessesWithMarker(const std::string& marker) {
+  int count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    std::ifstream in(entry.path() / "cmdline", std::ios::binary);
+    std::string cmdline((std::istreambuf_iterator<char>(in)),
+                        std::istreambuf_iterator<char>());
+    if (cmdline.find(marker) != std::string::npos) ++count;
+  }
+  return count;
+}
+
+// Waits up to 2 s for a killed process group to be gone.
+int ProcessesLeft(const std::string& marker) {
+  int left = 0;
+  for (int i = 0; i < 200 && (left = ProcessesWithMarker(marker)) > 0; ++i)
+    ::usleep(10000);
+  return left;
+}
+
+std::string Marker(absl::string_view mode) {
+  return absl::StrCat("--marker=fake-", mode, "-", ::getpid());
+}
 
 struct Case {
   const char* mode;
@@ -32,7 +59,7 @@ TEST_P(EngineFailureTest, RecordedAndTheMatchCompletes) {
       "name: \"failures\"\n"
       "players { name: \"ours\" config { search { hash_mb: 1 } } }\n"
       "players { name: \"fake\" external { argv: \"",
-      g_fake_engine, "\" argv: \"", c.mode,
+      g_fake_engine, "\" argv: \"", c.mode, "\" argv: \"", Marker(c.mode),
       "\" startup_timeout_ms: 2000 move_timeout_ms: 500 }\n"
       "  time_control { ",
       c.time_control,
@@ -63,6 +90,7 @@ TEST_P(EngineFailureTest, RecordedAndTheMatchCompletes) {
   auto pgn = LogToPgn(dir + "/games.log");
   ASSERT_TRUE(pgn.ok());
   EXPECT_NE(pgn->find("TerminationDetails"), std::string::npos);
+  EXPECT_EQ(ProcessesLeft(Marker(c.mode)), 0) << "processes left behind";
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -75,8 +103,72 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"garbage", "nodes: 300", GameRecord::ILLEGAL_MOVE, kExitOk},
         Case{"slow", "base_ms: 1000", GameRecord::TIME_FORFEIT, kExitOk},
         Case{"die", "nodes: 300", GameRecord::ENGINE_START_FAILURE,
-             kExitEngineFailure}),
+             kExitEngineFailure},
+        Case{"nouciok", "nodes: 300", GameRecord::ENGINE_START_FAILURE,
+             kExitEngineFailure},
+        Case{"none", "nodes: 300", GameRecord::ILLEGAL_MOVE, kExitOk},
+        Case{"malformed", "nodes: 300", GameRecord::ILLEGAL_MOVE, kExitOk},
+        // A child holding the pipe: a crash at once, not a timeout, and the
+        // child ended with its parent.
+        Case{"forkcrash", "nodes: 300", GameRecord::ENGINE_CRASH, kExitOk}),
     [](const auto& info) { return std::string(info.param.mode); });
+
+// Engines that misbehave without losing: megabytes of output, and one that
+// ignores "quit" and the end of its input (killed with its process group).
+TEST(EngineFailureTest, FloodAndDeafEnginesPlayAndLeaveNothingBehind) {
+  for (const char* mode : {"flood", "deaf"}) {
+    auto match = ParseMatch(
+        absl::StrCat("players { name: \"ours\" config {} }\n"
+                     "players { name: \"fake\" external { argv: \"",
+                     g_fake_engine, "\" argv: \"", mode, "\" argv: \"",
+                     Marker(mode),
+                     "\" } }\n"
+                     "games: 2\ntime_control { nodes: 500 }\n"
+                     "adjudication { max_moves: 20 }\n"),
+        "misbehaving.textproto", ".");
+    ASSERT_TRUE(match.ok()) << match.status();
+    std::ostringstream report;
+    RunOptions options{.output_dir = ::testing::TempDir() + mode,
+                       .fresh = true,
+                       .progress = false,
+                       .out = &report};
+    EXPECT_EQ(RunMatch(*match, options), kExitOk) << mode << report.str();
+    EXPECT_EQ(report.str().find("ENGINE_"), std::string::npos)
+        << mode << report.str();
+    EXPECT_NE(report.str().find("2 of 2 games played"), std::string::npos)
+        << report.str();
+    EXPECT_EQ(ProcessesLeft(Marker(mode)), 0) << mode << ": processes left";
+  }
+}
+
+// A program named "./engine" is a path beside the config (never a PATH
+// lookup), also when the config lies in the current directory.
+TEST(EngineFailureTest, DotSlashProgramIsAPathNotAPathSearch) {
+  const std::string dir = ::testing::TempDir() + "dotslash";
+  std::filesystem::create_directories(dir);
+  std::filesystem::copy_file(
+      g_fake_engine, dir + "/uci",
+      std::filesystem::copy_options::overwrite_existing);
+  const std::filesystem::path cwd = std::filesystem::current_path();
+  std::filesystem::current_path(dir);
+  auto match = ParseMatch(
+      "players { name: \"ours\" config {} }\n"
+      "players { name: \"local\" external { argv: \"./uci\" argv: \"good\" "
+      "} }\n"
+      "games: 2\ntime_control { nodes: 300 }\n",
+      "m.textproto", "");
+  std::filesystem::current_path(cwd);
+  ASSERT_TRUE(match.ok()) << match.status();
+  EXPECT_EQ(match->config.players(1).external().argv(0), dir + "/uci");
+  std::ostringstream report;
+  RunOptions options{.output_dir = dir + "/out",
+                     .fresh = true,
+                     .progress = false,
+                     .out = &report};
+  EXPECT_EQ(RunMatch(*match, options), kExitOk) << report.str();
+  EXPECT_NE(report.str().find("W-D-L: 2-0-0"), std::string::npos)
+      << report.str();
+}
 
 TEST(EngineFailureTest, MissingProgramIsAStartFailure) {
   auto match = ParseMatch(

@@ -1,0 +1,160 @@
+#include "arena/log_reader.h"
+
+#include <filesystem>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "arena/match.h"
+#include "arena/record_io.h"
+#include "arena/schedule.h"
+#include "engine/config.h"
+#include "engine/notation.h"
+#include "engine/position.h"
+
+namespace chess {
+namespace {
+
+absl::Status Bad(absl::string_view what) {
+  return absl::InvalidArgumentError(what);
+}
+
+// Book moves from the book line's start must lead to the recorded start of
+// the game, and every played move must be legal.
+absl::Status ValidateMoves(const GameRecord& game) {
+  absl::StatusOr<Position> pos = game.book_fen().empty()
+                                     ? Position::Start()
+                                     : Position::FromFen(game.book_fen());
+  if (!pos.ok()) return Bad(absl::StrCat("book_fen: ", pos.status().message()));
+  for (int i = 0; i < game.opening_moves_size(); ++i) {
+    absl::StatusOr<Move> m = ParseUci(*pos, game.opening_moves(i));
+    if (!m.ok()) {
+      return Bad(absl::StrCat("opening move ", i + 1, " \"",
+                              game.opening_moves(i),
+                              "\": ", m.status().message()));
+    }
+    pos->MakeMove(*m);
+  }
+  if (!game.opening_fen().empty()) {
+    absl::StatusOr<Position> start = Position::FromFen(game.opening_fen());
+    if (!start.ok() || start->ToFen() != pos->ToFen()) {
+      return Bad("opening_fen is not where the book moves lead");
+    }
+  }
+  for (int i = 0; i < game.moves_size(); ++i) {
+    absl::StatusOr<Move> m = ParseUci(*pos, game.moves(i).uci());
+    if (!m.ok()) {
+      return Bad(absl::StrCat("move ", i + 1, " \"", game.moves(i).uci(),
+                              "\": ", m.status().message()));
+    }
+    pos->MakeMove(*m);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateHeader(const MatchHeader& header) {
+  if (!header.has_config()) return Bad("no match config");
+  if (absl::Status s = ValidateMatchShape(header.config()); !s.ok()) {
+    return Bad(absl::StrCat("config.", s.message()));
+  }
+  if (header.scheduled_games() < 0) return Bad("scheduled_games is negative");
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status ValidateGameRecord(const GameRecord& game,
+                                const MatchHeader& header) {
+  const MatchConfig& config = header.config();
+  const auto pairings = Pairings(config);
+  const int index = game.index();
+  if (index < 0 || index >= header.scheduled_games()) {
+    return Bad(absl::StrCat("index ", index, " is outside the schedule [0, ",
+                            header.scheduled_games(), ")"));
+  }
+  if (game.pairing() < 0 || game.pairing() >= int(pairings.size())) {
+    return Bad(absl::StrCat("pairing ", game.pairing(), " is outside [0, ",
+                            pairings.size(), ")"));
+  }
+  // The schedule's layout: per round, per pairing, two games, colours swapped.
+  const int64_t first =
+      (int64_t(game.round()) * int64_t(pairings.size()) + game.pairing()) * 2;
+  if (game.round() < 0 || (index != first && index != first + 1)) {
+    return Bad(absl::StrCat("index ", index, " is not a game of round ",
+                            game.round(), ", pairing ", game.pairing()));
+  }
+  const auto [a, b] = pairings[game.pairing()];
+  const bool swapped = index == first + 1;
+  const std::string& white = config.players(swapped ? b : a).name();
+  const std::string& black = config.players(swapped ? a : b).name();
+  if (game.white() != white || game.black() != black) {
+    return Bad(absl::StrCat("players \"", game.white(), "\" - \"",
+                            game.black(), "\", expected \"", white, "\" - \"",
+                            black, "\""));
+  }
+  return ValidateMoves(game);
+}
+
+absl::StatusOr<LogContents> ParseLog(absl::string_view data,
+                                     absl::string_view name) {
+  absl::StatusOr<RecordFile> file = ParseRecordFile(data, name);
+  if (!file.ok()) return file.status();
+  LogContents log;
+  log.valid_bytes = file->valid_bytes;
+  log.torn = file->valid_bytes < file->file_bytes;
+  for (const DamagedRegion& d : file->damaged) {
+    log.damage.push_back(absl::StrCat("offset ", d.offset, ": ", d.bytes,
+                                      " bytes hold no intact record"));
+  }
+  const bool header_damaged =
+      !file->damaged.empty() &&
+      (file->records.empty() ||
+       file->damaged.front().offset < file->offsets.front());
+  if (header_damaged) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        name, ": the match header at offset ", file->damaged.front().offset,
+        " is damaged, so its games cannot be told from another match's"));
+  }
+  if (file->records.empty()) return log;
+  if (!log.header.ParseFromString(file->records[0])) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(name, ": the first record is not a match header"));
+  }
+  if (absl::Status s = ValidateHeader(log.header); !s.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(name, ": invalid match header: ", s.message()));
+  }
+  std::set<int> seen;
+  for (size_t i = 1; i < file->records.size(); ++i) {
+    GameRecord g;
+    absl::Status valid = g.ParseFromString(file->records[i])
+                             ? ValidateGameRecord(g, log.header)
+                             : Bad("not a game record");
+    if (!valid.ok()) {
+      log.damage.push_back(absl::StrCat("offset ", file->offsets[i],
+                                        ": game record ", i, ": ",
+                                        valid.message()));
+    } else if (seen.insert(g.index()).second) {
+      log.games.push_back(std::move(g));
+    } else {
+      ++log.duplicates;
+    }
+  }
+  return log;
+}
+
+absl::StatusOr<LogContents> ReadLog(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": is a directory, not a match log"));
+  }
+  absl::StatusOr<std::string> data = ReadFile(path);
+  if (!data.ok()) {
+    if (!std::filesystem::exists(path, ec))
+      return absl::NotFoundError(absl::StrCat(path, ": no such file"));
+    return data.status();
+  }
+  return ParseLog(*data, path);
+}
+
+}  // namespace chess

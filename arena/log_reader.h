@@ -1,0 +1,46 @@
+// Reading a match log back: every record is checked (framing and checksum,
+// then the header against the rules of a match config, then each game against
+// the header: its index, pairing, players and every move replayed), so that
+// what reaches the standings, the PGN or a resumed match is a game the arena
+// could have played. Damage is reported with its offset and costs only the
+// records it touches.
+#ifndef ARENA_LOG_READER_H_
+#define ARENA_LOG_READER_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "arena/match_log.pb.h"
+
+namespace chess {
+
+struct LogContents {
+  MatchHeader header;             // no config: an empty log
+  std::vector<GameRecord> games;  // valid, unique by index, in log order
+  // One line per damaged region or invalid record ("offset 1234: ..."); the
+  // games after it are kept.
+  std::vector<std::string> damage;
+  uint64_t valid_bytes = 0;  // where an appended record goes
+  bool torn = false;         // an unfinished record at the end (cut on resume)
+  int duplicates = 0;        // records of a game already read (ignored)
+
+  bool empty() const { return !header.has_config(); }
+};
+
+// Errors (InvalidArgument, naming the file): not a log, a damaged or invalid
+// header. NotFound: no such file.
+absl::StatusOr<LogContents> ReadLog(const std::string& path);
+absl::StatusOr<LogContents> ParseLog(absl::string_view data,
+                                     absl::string_view name);
+
+// A game record that the header's match could have produced: the error names
+// the field.
+absl::Status ValidateGameRecord(const GameRecord& game,
+                                const MatchHeader& header);
+
+}  // namespace chess
+
+#endif  // ARENA_LOG_READER_H_

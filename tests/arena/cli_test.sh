@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# The arena command line against bad input and hostile surroundings: a program or
+# config named "./x" is a path, not a PATH search; names and engine output that
+# would break a PGN are sanitised (pgn-extract reads exactly the games written);
+# `pgn` and `summary` take a directory and exit 2 on a damaged log; the git lookup
+# runs no shell; an output directory that cannot be made is an I/O error (4).
+set -uo pipefail
+ARENA="$PWD/$1"
+FAKE="$PWD/$2"
+WORK="${TEST_TMPDIR:-$(mktemp -d)}/cli"
+rm -rf "$WORK"; mkdir -p "$WORK"
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+cd "$WORK"
+cp "$FAKE" ./uci   # a program called "uci" beside the config
+cat >m.textproto <<'CONFIG'
+name: "evil\nname\"]\n[Result \"0-1"
+players { name: "ours\nsecond line" config { search { hash_mb: 1 } } }
+players { name: "garbage" external { argv: "./uci" argv: "garbage" } }
+games: 4
+time_control { nodes: 200 }
+output_dir: "out"
+CONFIG
+# No shell anywhere: a workspace path with a quote cannot run a command.
+BUILD_WORKSPACE_DIRECTORY="x'; touch pwned; echo '" "$ARENA" ./m.textproto --progress=false \
+    >report.txt 2>&1; rc=$?
+(( rc == 0 )) || fail "arena ./m.textproto: exit $rc: $(tail -3 report.txt)"
+[[ -e pwned ]] && fail "BUILD_WORKSPACE_DIRECTORY ran a shell command"
+grep -q "ILLEGAL_MOVE 4" report.txt || fail "./uci was not the program beside the config: $(cat report.txt)"
+
+pgn=out/games.pgn
+iconv -f UTF-8 -t UTF-8 "$pgn" >/dev/null 2>&1 || fail "games.pgn is not valid UTF-8"
+if LC_ALL=C grep -qP '[\x00-\x08\x0b-\x1f\x7f]' "$pgn"; then fail "control bytes in games.pgn"; fi
+tags=$(grep -c '^\[' "$pgn"); bad_tags=$(grep '^\[' "$pgn" | grep -vcE '^\[[A-Za-z]+ ".*"\]$')
+(( bad_tags == 0 )) || fail "$bad_tags malformed tag lines of $tags"
+PGN_EXTRACT=$(command -v pgn-extract || echo /usr/games/pgn-extract)
+if [[ -x "$PGN_EXTRACT" ]]; then
+  read_games=$("$PGN_EXTRACT" -s "$pgn" 2>/dev/null | grep -c '^\[Event ')
+  (( read_games == 4 )) || fail "pgn-extract read $read_games games, 4 written"
+  complaints=$("$PGN_EXTRACT" -s "$pgn" -o /dev/null 2>&1)
+  [[ -z "$complaints" ]] || fail "pgn-extract complains: $(head -3 <<<"$complaints")"
+else
+  echo "pgn-extract not installed: that check skipped"
+fi
+
+# pgn and summary take the output directory as well as the log.
+"$ARENA" pgn out >dir.pgn; rc=$?
+(( rc == 0 )) || fail "pgn DIR: exit $rc"
+cmp -s dir.pgn "$pgn" || fail "pgn DIR differs from games.pgn"
+"$ARENA" summary out >/dev/null || fail "summary DIR: exit $?"
+"$ARENA" pgn . >/dev/null 2>&1; rc=$?
+(( rc == 2 )) || fail "pgn on a directory without a log: exit $rc, want 2"
+
+# A flipped byte in the header: pgn and summary exit 2, nothing is printed as if
+# the log were empty, and resuming leaves the file alone.
+cp out/games.log good.log
+python3 - <<'PY'
+data = bytearray(open("out/games.log", "rb").read())
+data[40] ^= 0x10
+open("out/games.log", "wb").write(data)
+PY
+cp out/games.log damaged.log
+"$ARENA" pgn out/games.log >/dev/null 2>err.txt; rc=$?
+(( rc == 2 )) || fail "pgn with a damaged header: exit $rc, want 2"
+grep -q "header" err.txt || fail "pgn with a damaged header: $(cat err.txt)"
+"$ARENA" summary out/games.log >/dev/null 2>&1; rc=$?
+(( rc == 2 )) || fail "summary with a damaged header: exit $rc, want 2"
+"$ARENA" ./m.textproto --progress=false >/dev/null 2>&1; rc=$?
+(( rc == 2 )) || fail "resume with a damaged header: exit $rc, want 2"
+cmp -s out/games.log damaged.log || fail "resume rewrote a log with a damaged header"
+
+# An output directory that cannot be created is an I/O error.
+"$ARENA" ./m.textproto --output_dir=m.textproto/out --progress=false >/dev/null 2>&1; rc=$?
+(( rc == 4 )) || fail "uncreatable output directory: exit $rc, want 4"
+
+if ((failures)); then echo "$failures failure(s)"; exit 1; fi
+echo "cli test: PASS"

@@ -1,0 +1,35 @@
+// A UCI command stream, line by line, then the end of input: the engine
+// answers or complains, never crashes. Searches are bounded by the next
+// command and the end of input. Skipped: "bench" (a minute of searching) and
+// lines naming the hash size, which may allocate gigabytes on purpose (the
+// fallback when memory is short has its own tests: search_test,
+// uci_session_test).
+#include <cstddef>
+#include <cstdint>
+#include <sstream>
+#include <string>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "engine/config.h"
+#include "engine/uci.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size > 4096) return 0;
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  std::ostringstream out;
+  chess::EngineConfig config = chess::DefaultEngineConfig();
+  config.mutable_search()->set_hash_mb(1);
+  chess::UciSession session(config, out);
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    const std::string lower = absl::AsciiStrToLower(line);
+    if (absl::StartsWith(absl::StripLeadingAsciiWhitespace(lower), "bench") ||
+        absl::StrContains(lower, "hash") || absl::StrContains(lower, "config"))
+      continue;
+    if (!session.HandleLine(line)) return 0;
+  }
+  session.EndOfInput();
+  return 0;
+}
