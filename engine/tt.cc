@@ -1,5 +1,7 @@
 #include "engine/tt.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstring>
 #include <type_traits>
@@ -10,6 +12,13 @@ size_t TranspositionTable::Resize(size_t megabytes) {
   static_assert(std::is_trivially_copyable_v<TTEntry>);
   entries_.reset();
   size_ = 0;
+  // Never more than half the machine's memory: as the search fills the
+  // table, more would be paged out, or end the process.
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+  if (pages > 0 && page > 0) {
+    megabytes =
+        std::min<size_t>(megabytes, (size_t(pages) * size_t(page) >> 20) / 2);
+  }
   for (megabytes_ = megabytes; megabytes_ > 0; megabytes_ /= 2) {
     const size_t count = megabytes_ * 1024 * 1024 / sizeof(TTEntry);
     entries_.reset(static_cast<TTEntry*>(std::calloc(count, sizeof(TTEntry))));

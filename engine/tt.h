@@ -31,8 +31,9 @@ struct TTEntry {
 
 class TranspositionTable {
  public:
-  // 0 MiB makes a table that stores nothing. Memory that cannot be had gives
-  // a smaller table (halved until it fits): returns the MiB in use.
+  // 0 MiB makes a table that stores nothing. At most half the machine's
+  // memory, and memory that cannot be had gives a smaller table (halved until
+  // it fits): returns the MiB in use.
   size_t Resize(size_t megabytes);
   size_t megabytes() const { return megabytes_; }
   void Clear();

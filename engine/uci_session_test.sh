@@ -61,10 +61,14 @@ send "position fen 8/8/8/8/8/8/8/K6k w - - 2147483647 2147483647"; expect '^info
 send "go wtime 1000 winc 9223372036854775807"; expect '^bestmove' 5
 send "setoption name Move Overhead value 9223372036854775807"; expect '^info string error'
 # The advertised maximum Hash: a smaller table and a word about it, never a crash.
-send "setoption name Hash value 65536"; send isready
-expect '^(info string Hash|readyok)' 10
-[[ "$LAST_LINE" == readyok ]] || expect '^readyok$' 10
-send "setoption name Hash value 16"
+# (Not under TSan, whose allocator writes every page of a table that size.)
+if [[ "${CHESS_HARNESS_SANITIZED:-}" != tsan ]]; then
+  send "setoption name Hash value 65536"; send isready
+  # On a machine with less than 128 GiB the table is smaller, and the engine says so.
+  expect '^(info string Hash 65536 MB could not be allocated; using [0-9]+ MB|readyok)$' 10
+  [[ "$LAST_LINE" == readyok ]] || expect '^readyok$' 10
+  send "setoption name Hash value 16"
+fi
 send "setoption name ConfigFile value /no/such/file"; expect '^info string.*no/such/file'
 send isready;                     expect '^readyok$'
 
