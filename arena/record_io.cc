@@ -54,6 +54,17 @@ absl::Status WriteAll(int fd, absl::string_view data, const std::string& path) {
   return absl::OkStatus();
 }
 
+// So that the rename survives a crash of the machine. (engine/config.h has
+// the same for text files; this library does not depend on the engine.)
+void SyncParentDirectory(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash + 1);
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  ::fsync(fd);
+  ::close(fd);
+}
+
 // Length, checksum, payload.
 std::string Frame(absl::string_view payload) {
   std::string frame(8, '\0');
@@ -164,6 +175,7 @@ absl::StatusOr<uint64_t> ReplaceRecordFile(
   ::close(fd);
   if (status.ok() && ::rename(tmp.c_str(), path.c_str()) != 0)
     status = ErrnoError("cannot rename over", path);
+  if (status.ok()) SyncParentDirectory(path);
   if (!status.ok()) {
     ::unlink(tmp.c_str());
     return status;

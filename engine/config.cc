@@ -116,6 +116,15 @@ std::string LocationOf(const google::protobuf::Message& message,
 
 }  // namespace
 
+void SyncDirectoryOf(const std::string& path) {
+  std::string dir = std::filesystem::path(path).parent_path().string();
+  if (dir.empty()) dir = ".";
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;  // the file is written; only its durability is weaker
+  ::fsync(fd);
+  ::close(fd);
+}
+
 extern const char kDefaultConfigText[];
 
 const EngineConfig& DefaultEngineConfig() {
@@ -241,6 +250,7 @@ absl::Status WriteFileAtomically(const std::string& path,
     error = absl::StrCat("close failed: ", std::strerror(errno));
   if (error.empty() && ::rename(tmp.c_str(), path.c_str()) != 0)
     error = absl::StrCat("cannot rename over it: ", std::strerror(errno));
+  if (error.empty()) SyncDirectoryOf(path);
   if (!error.empty()) {
     ::unlink(tmp.c_str());
     return absl::InternalError(absl::StrCat(path, ": ", error,

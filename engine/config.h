@@ -51,6 +51,9 @@ absl::StatusOr<std::string> ReadFile(const std::string& path);
 // or a full disk leaves the old file or the new one, never a part.
 absl::Status WriteFileAtomically(const std::string& path,
                                  absl::string_view contents);
+// Syncs the directory holding `path`, so that a rename into it survives a
+// crash of the machine.
+void SyncDirectoryOf(const std::string& path);
 
 }  // namespace chess
 

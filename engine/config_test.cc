@@ -1,5 +1,9 @@
 #include "engine/config.h"
 
+#include <signal.h>
+#include <sys/resource.h>
+
+#include <filesystem>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -76,6 +80,36 @@ TEST(ConfigTest, MissingFileIsAnErrorNamingIt) {
   ASSERT_FALSE(config.ok());
   EXPECT_THAT(std::string(config.status().message()),
               HasSubstr("no/such/file.textproto"));
+}
+
+// A full disk (here: a file size limit, EFBIG) fails the write with a message
+// and leaves the previous file whole.
+TEST(WriteFileAtomicallyTest, FailedWriteKeepsTheOldFile) {
+  const std::string path = ::testing::TempDir() + "atomic.txt";
+  ASSERT_TRUE(WriteFileAtomically(path, "old contents\n").ok());
+  rlimit saved;
+  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &saved), 0);
+  void (*previous)(int) = ::signal(SIGXFSZ, SIG_IGN);
+  rlimit small = saved;
+  small.rlim_cur = 4096;
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+  const absl::Status status = WriteFileAtomically(path, std::string(100000, 'x'));
+  ::setrlimit(RLIMIT_FSIZE, &saved);
+  ::signal(SIGXFSZ, previous);
+  ASSERT_FALSE(status.ok());
+  EXPECT_THAT(std::string(status.message()), HasSubstr(path));
+  EXPECT_THAT(std::string(status.message()), HasSubstr("previous file is kept"));
+  EXPECT_EQ(*ReadFile(path), "old contents\n");
+  EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+  ASSERT_TRUE(WriteFileAtomically(path, "new\n").ok());
+  EXPECT_EQ(*ReadFile(path), "new\n");
+}
+
+TEST(ReadFileTest, DirectoriesAndDevicesAreNotFiles) {
+  EXPECT_THAT(std::string(ReadFile(::testing::TempDir()).status().message()),
+              HasSubstr("is a directory"));
+  EXPECT_THAT(std::string(ReadFile("/dev/zero").status().message()),
+              HasSubstr("not a regular file"));
 }
 
 TEST(ConfigTest, EmptyTextIsAValidConfig) {
