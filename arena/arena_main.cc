@@ -2,8 +2,12 @@
 //
 //   arena [run] [CONFIG]     play (or resume) a match; default: the main job,
 //                            configs/matches/default.textproto
-//   arena summary LOG|DIR    standings recomputed from a match log
-//   arena pgn LOG|DIR        a match log as PGN on stdout
+//   arena [run] CONFIG --shard=I/N   play shard I of N (its own output_dir)
+//   arena summary LOG|DIR... standings recomputed from a match log (several:
+//                            the shards of a match, merged in memory)
+//   arena pgn LOG|DIR...     a match log as PGN on stdout
+//   arena merge --output_dir=DIR LOG|DIR...   the shards' logs as one match
+//   arena status DIR|LOG...  progress over all shards while they run
 //   arena book --out=FILE    make a balanced EPD opening book
 //
 // Exit codes: 0 match complete or SPRT accepted H1; 1 SPRT accepted H0; 2 bad
@@ -26,10 +30,14 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "absl/time/clock.h"
 #include "arena/book_maker.h"
 #include "arena/match.h"
+#include "arena/merge.h"
 #include "engine/config.h"
 
 ABSL_FLAG(std::string, output_dir, "",
@@ -43,6 +51,9 @@ ABSL_FLAG(bool, drop_damaged, false,
           "resume a log with damaged records by dropping them (kept as "
           "games.log.damaged) and playing their games again");
 ABSL_FLAG(bool, progress, true, "live progress on stderr");
+ABSL_FLAG(std::string, shard, "",
+          "I/N: play only shard I of N of the match (game pairs dealt "
+          "round-robin), into its own output_dir; merge with arena merge");
 ABSL_FLAG(std::string, out, "", "book: output EPD file");
 ABSL_FLAG(int, positions, 600, "book: number of positions");
 ABSL_FLAG(int, plies, 8, "book: random plies from the initial position");
@@ -106,13 +117,107 @@ std::string GitRevision() {
   return revision;
 }
 
-// A match log named by its file or by the output directory that holds it.
-std::string LogPath(const std::string& operand) {
-  const std::string path = chess::CommandLinePath(operand);
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    return (std::filesystem::path(path) / "games.log").string();
-  return path;
+// The logs that operands name (files, output directories, directories of
+// shards), with the user's working directory under `bazel run`.
+absl::StatusOr<std::vector<std::string>> LogPaths(
+    const std::vector<char*>& args) {
+  std::vector<std::string> operands;
+  for (size_t i = 2; i < args.size(); ++i)
+    operands.push_back(chess::CommandLinePath(args[i]));
+  if (operands.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(args[1], " needs match logs (OUTPUT_DIR, OUTPUT_DIR/",
+                     "games.log, or a directory of shard-*/ directories)"));
+  }
+  return chess::ExpandLogPaths(operands);
+}
+
+// One log as it is; several (the shards of a match) merged in memory.
+absl::StatusOr<chess::LogContents> ReadLogs(
+    const std::vector<std::string>& paths) {
+  if (paths.size() == 1) {
+    absl::StatusOr<chess::LogContents> log = chess::ReadLog(paths[0]);
+    if (log.ok() && log->empty())
+      return absl::InvalidArgumentError(paths[0] + ": empty log");
+    return log;
+  }
+  absl::StatusOr<chess::MergedLog> merged =
+      chess::MergeLogs(paths, /*final_merge=*/false);
+  if (!merged.ok()) return merged.status();
+  for (const std::string& note : merged->notes) std::cerr << note << "\n";
+  return std::move(merged->log);
+}
+
+int SummaryOrPgn(const std::vector<char*>& args) {
+  const std::string command = args[1];
+  absl::StatusOr<std::vector<std::string>> paths = LogPaths(args);
+  absl::StatusOr<chess::LogContents> log =
+      paths.ok() ? ReadLogs(*paths) : paths.status();
+  if (!log.ok()) {
+    std::cerr << log.status().message() << "\n";
+    return chess::kExitBadInput;
+  }
+  if (command == "summary") {
+    const chess::MatchSummary summary = chess::SummarizeLog(*log);
+    std::cout << chess::FormatSummary(summary);
+    return summary.exit_code();
+  }
+  std::cout << chess::LogToPgn(*log) << std::flush;
+  if (!std::cout) {
+    std::cerr << "pgn: cannot write the output\n";
+    return chess::kExitIoError;
+  }
+  for (const std::string& d : log->damage)
+    std::cerr << (*paths)[0] << ": damaged, not exported: " << d << "\n";
+  return log->damage.empty() ? 0 : chess::kExitBadInput;
+}
+
+int Merge(const std::vector<char*>& args) {
+  const std::string out = chess::CommandLinePath(absl::GetFlag(FLAGS_output_dir));
+  if (out.empty()) {
+    std::cerr << "merge needs --output_dir for the merged log\n";
+    return chess::kExitBadInput;
+  }
+  absl::StatusOr<std::vector<std::string>> paths = LogPaths(args);
+  absl::StatusOr<chess::MergedLog> merged =
+      paths.ok() ? chess::MergeLogs(*paths, /*final_merge=*/true)
+                 : absl::StatusOr<chess::MergedLog>(paths.status());
+  if (!merged.ok()) {
+    std::cerr << merged.status().message() << "\n";
+    return chess::kExitBadInput;
+  }
+  absl::StatusOr<chess::MatchSummary> summary = chess::WriteMerge(*merged, out);
+  if (!summary.ok()) {
+    std::cerr << summary.status().message() << "\n";
+    return absl::IsInvalidArgument(summary.status()) ? chess::kExitBadInput
+                                                     : chess::kExitIoError;
+  }
+  for (const std::string& note : merged->notes) std::cerr << note << "\n";
+  std::cout << chess::FormatSummary(*summary);
+  std::cerr << merged->sources.size() << " logs merged into " << out
+            << "/games.log\n";
+  return summary->exit_code();
+}
+
+int Status(const std::vector<char*>& args) {
+  absl::StatusOr<std::vector<std::string>> paths = LogPaths(args);
+  absl::StatusOr<chess::MergedLog> merged =
+      paths.ok() ? chess::MergeLogs(*paths, /*final_merge=*/false)
+                 : absl::StatusOr<chess::MergedLog>(paths.status());
+  if (!merged.ok()) {
+    std::cerr << merged.status().message() << "\n";
+    return chess::kExitBadInput;
+  }
+  std::cout << chess::FormatProgress(*merged, absl::Now());
+  return 0;
+}
+
+// "I/N" with 0 <= I < N.
+bool ParseShard(const std::string& text, int* index, int* count) {
+  std::vector<std::string> parts = absl::StrSplit(text, '/');
+  return parts.size() == 2 && absl::SimpleAtoi(parts[0], index) &&
+         absl::SimpleAtoi(parts[1], count) && *count >= 1 && *count <= 100000 &&
+         *index >= 0 && *index < *count;
 }
 
 int Run(const std::string& config_path) {
@@ -131,6 +236,12 @@ int Run(const std::string& config_path) {
   options.concurrency = absl::GetFlag(FLAGS_concurrency);
   options.progress = absl::GetFlag(FLAGS_progress);
   options.revision = GitRevision();
+  if (const std::string shard = absl::GetFlag(FLAGS_shard); !shard.empty() &&
+      !ParseShard(shard, &options.shard_index, &options.shard_count)) {
+    std::cerr << "--shard=" << shard
+              << ": expected I/N with 0 <= I < N (shard I of N)\n";
+    return chess::kExitBadInput;
+  }
   return chess::RunMatch(*match, options);
 }
 
@@ -138,7 +249,8 @@ int Run(const std::string& config_path) {
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
-      "arena [run] [CONFIG] | summary LOG | pgn LOG | book --out=FILE\n"
+      "arena [run] [CONFIG] [--shard=I/N] | summary LOG... | pgn LOG... | "
+      "merge --output_dir=DIR LOG... | status DIR... | book --out=FILE\n"
       "Exit codes: 0 complete or H1, 1 H0, 2 bad input, 3 engine failure, 4 "
       "I/O error.");
   std::vector<char*> args = absl::ParseCommandLine(argc, argv);
@@ -147,7 +259,7 @@ int main(int argc, char** argv) {
   std::string command = args.size() > 1 ? args[1] : "run";
   std::string operand = args.size() > 2 ? args[2] : "";
   if (command != "run" && command != "summary" && command != "pgn" &&
-      command != "book") {
+      command != "merge" && command != "status" && command != "book") {
     operand = command;  // "arena CONFIG"
     command = "run";
   }
@@ -161,39 +273,9 @@ int main(int argc, char** argv) {
     }
     return Run(chess::CommandLinePath(operand));
   }
-  if (command == "summary" || command == "pgn") {
-    if (operand.empty()) {
-      std::cerr << command
-                << " needs a match log (OUTPUT_DIR or OUTPUT_DIR/games.log)\n";
-      return chess::kExitBadInput;
-    }
-    const std::string log_path = LogPath(operand);
-    if (command == "summary") {
-      absl::StatusOr<chess::MatchSummary> summary =
-          chess::SummarizeLog(log_path);
-      if (!summary.ok()) {
-        std::cerr << summary.status().message() << "\n";
-        return chess::kExitBadInput;
-      }
-      std::cout << chess::FormatSummary(*summary);
-      return summary->exit_code();
-    }
-    absl::StatusOr<chess::LogContents> log = chess::ReadLog(log_path);
-    if (log.ok() && log->empty())
-      log = absl::InvalidArgumentError(log_path + ": empty log");
-    if (!log.ok()) {
-      std::cerr << log.status().message() << "\n";
-      return chess::kExitBadInput;
-    }
-    std::cout << chess::LogToPgn(*log) << std::flush;
-    if (!std::cout) {
-      std::cerr << "pgn: cannot write the output\n";
-      return chess::kExitIoError;
-    }
-    for (const std::string& d : log->damage)
-      std::cerr << log_path << ": damaged, not exported: " << d << "\n";
-    return log->damage.empty() ? 0 : chess::kExitBadInput;
-  }
+  if (command == "summary" || command == "pgn") return SummaryOrPgn(args);
+  if (command == "merge") return Merge(args);
+  if (command == "status") return Status(args);
   chess::BookOptions book;
   book.positions = absl::GetFlag(FLAGS_positions);
   book.plies = absl::GetFlag(FLAGS_plies);

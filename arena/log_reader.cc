@@ -10,6 +10,7 @@
 #include "engine/config.h"
 #include "engine/notation.h"
 #include "engine/position.h"
+#include "google/protobuf/util/message_differencer.h"
 
 namespace chess {
 namespace {
@@ -57,10 +58,41 @@ absl::Status ValidateHeader(const MatchHeader& header) {
     return Bad(absl::StrCat("config.", s.message()));
   }
   if (header.scheduled_games() < 0) return Bad("scheduled_games is negative");
+  if (header.shard_count() < 0 || header.shard_index() < 0 ||
+      (header.shard_count() > 0 && header.shard_index() >= header.shard_count()))
+    return Bad("shard_index is outside [0, shard_count)");
   return absl::OkStatus();
 }
 
+// The parts of a config that decide which games are played and how.
+MatchConfig Identity(const MatchConfig& c) {
+  MatchConfig id = c;
+  id.clear_concurrency();
+  id.clear_output_dir();
+  id.clear_games();
+  id.clear_rounds();
+  id.mutable_openings()->clear_file();
+  for (PlayerConfig& p : *id.mutable_players()) {
+    if (!p.has_external()) continue;
+    ExternalEngine* e = p.mutable_external();
+    e->clear_working_dir();
+    if (!e->argv().empty())
+      e->set_argv(0, std::filesystem::path(e->argv(0)).filename().string());
+  }
+  return id;
+}
+
 }  // namespace
+
+bool SameMatch(const MatchHeader& logged, const MatchConfig& config,
+               uint64_t book_fingerprint) {
+  if (logged.has_book_fingerprint() &&
+      logged.book_fingerprint() != book_fingerprint) {
+    return false;
+  }
+  return google::protobuf::util::MessageDifferencer::Equals(
+      Identity(logged.config()), Identity(config));
+}
 
 absl::Status ValidateGameRecord(const GameRecord& game,
                                 const MatchHeader& header) {
@@ -81,6 +113,12 @@ absl::Status ValidateGameRecord(const GameRecord& game,
   if (game.round() < 0 || (index != first && index != first + 1)) {
     return Bad(absl::StrCat("index ", index, " is not a game of round ",
                             game.round(), ", pairing ", game.pairing()));
+  }
+  if (header.shard_count() > 0 &&
+      !InShard(game.round(), game.pairing(), int(pairings.size()),
+               header.shard_index(), header.shard_count())) {
+    return Bad(absl::StrCat("game ", index, " is not a game of shard ",
+                            header.shard_index(), "/", header.shard_count()));
   }
   const auto [a, b] = pairings[game.pairing()];
   const bool swapped = index == first + 1;

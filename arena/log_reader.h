@@ -13,6 +13,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "arena/match_config.pb.h"
 #include "arena/match_log.pb.h"
 
 namespace chess {
@@ -35,6 +36,15 @@ struct LogContents {
 absl::StatusOr<LogContents> ReadLog(const std::string& path);
 absl::StatusOr<LogContents> ParseLog(absl::string_view data,
                                      absl::string_view name);
+
+// Whether a log's header belongs to the match of `config` with a book of
+// `book_fingerprint`: the same engines, book content, time control,
+// adjudication, seed and pairing. The cap (games, rounds), the concurrency and
+// where files lie do not count: a match may be extended, and resumed or merged
+// on another machine. (A header written before books had fingerprints matches
+// any book.)
+bool SameMatch(const MatchHeader& logged, const MatchConfig& config,
+               uint64_t book_fingerprint);
 
 // A game record that the header's match could have produced: the error names
 // the field.

@@ -221,163 +221,7 @@ std::string NowRfc3339() {
   return absl::FormatTime(absl::RFC3339_sec, absl::Now(), absl::UTCTimeZone());
 }
 
-// ---- standings ----
-
-double FirstPlayerPoints(const GameRecord& g, const std::string& first) {
-  if (g.result() == GameRecord::DRAW) return 0.5;
-  const bool white_won = g.result() == GameRecord::WHITE_WINS;
-  return (g.white() == first) == white_won ? 1.0 : 0.0;
-}
-
-class Standings {
- public:
-  Standings(const MatchConfig& config)
-      : config_(config), pairings_(Pairings(config)) {
-    per_pairing_.resize(pairings_.size());
-    if (config_.has_sprt())
-      for (Entry& e : per_pairing_) e.llr = SprtLlr(Sprt(), e.penta);
-  }
-
-  void Add(const GameRecord& g) {
-    Entry& e = per_pairing_[g.pairing()];
-    const double points = FirstPlayerPoints(
-        g, config_.players(pairings_[g.pairing()].first).name());
-    if (points == 1)
-      ++e.tri.wins;
-    else if (points == 0)
-      ++e.tri.losses;
-    else
-      ++e.tri.draws;
-    auto& pair = e.open_pairs[g.round()];
-    pair.push_back(points);
-    if (pair.size() == 2) {
-      const int half_points = int(2 * (pair[0] + pair[1]) + 0.5);  // 0..4
-      int* bucket[] = {&e.penta.ll, &e.penta.ld, &e.penta.wl_dd, &e.penta.wd,
-                       &e.penta.ww};
-      ++*bucket[half_points];
-      e.open_pairs.erase(g.round());
-      if (config_.has_sprt()) e.llr = SprtLlr(Sprt(), e.penta);
-    }
-    ++terminations_[GameRecord::Termination_Name(g.termination())];
-    ++played_;
-    if (g.termination() == GameRecord::ENGINE_START_FAILURE)
-      engine_failed_ = true;
-  }
-
-  PairingSummary Summary(int p) const {
-    const Entry& e = per_pairing_[p];
-    PairingSummary s;
-    s.set_first(config_.players(pairings_[p].first).name());
-    s.set_second(config_.players(pairings_[p].second).name());
-    s.set_games(e.tri.games());
-    s.set_wins(e.tri.wins);
-    s.set_draws(e.tri.draws);
-    s.set_losses(e.tri.losses);
-    const EloEstimate elo =
-        e.penta.pairs() > 0 ? EstimateElo(e.penta) : EstimateElo(e.tri);
-    s.set_score(EstimateElo(e.tri).score);
-    if (elo.measurable) {
-      s.set_elo(elo.elo);
-      s.set_elo_error(elo.elo_error);
-      s.set_nelo(elo.nelo);
-      s.set_nelo_error(elo.nelo_error);
-      s.set_los(elo.los);
-    }
-    for (int c : e.penta.counts()) s.add_pentanomial(c);
-    if (config_.has_sprt()) {
-      const SprtParams sprt = Sprt();
-      s.set_llr(e.llr);
-      s.set_llr_lower(sprt.lower_bound());
-      s.set_llr_upper(sprt.upper_bound());
-      switch (SprtDecide(sprt, s.llr())) {
-        case SprtDecision::kAcceptH0:
-          s.set_sprt("H0 accepted");
-          break;
-        case SprtDecision::kAcceptH1:
-          s.set_sprt("H1 accepted");
-          break;
-        case SprtDecision::kContinue:
-          s.set_sprt("inconclusive");
-          break;
-      }
-    }
-    return s;
-  }
-
-  SprtDecision Decision() const {
-    if (!config_.has_sprt() || per_pairing_.empty())
-      return SprtDecision::kContinue;
-    return SprtDecide(Sprt(), per_pairing_[0].llr);
-  }
-
-  MatchSummary Build(int scheduled) const {
-    MatchSummary m;
-    m.set_name(config_.name());
-    m.set_scheduled_games(scheduled);
-    m.set_played_games(played_);
-    for (size_t p = 0; p < pairings_.size(); ++p)
-      *m.add_pairings() = Summary(int(p));
-    for (const auto& [name, count] : terminations_)
-      (*m.mutable_terminations())[name] = count;
-    return m;
-  }
-
-  bool engine_failed() const { return engine_failed_; }
-  int played() const { return played_; }
-
- private:
-  struct Entry {
-    Trinomial tri;
-    Pentanomial penta;
-    std::map<int, std::vector<double>> open_pairs;  // round -> points so far
-    double llr = 0;  // of `penta`, kept current by Add
-  };
-  SprtParams Sprt() const {
-    const SprtConfig& c = config_.sprt();
-    return SprtParams{c.elo0(), c.elo1(), c.alpha(), c.beta(),
-                      c.model() == SprtConfig::LOGISTIC
-                          ? SprtModel::kLogistic
-                          : SprtModel::kNormalized};
-  }
-  const MatchConfig& config_;
-  std::vector<std::pair<int, int>> pairings_;
-  std::vector<Entry> per_pairing_;
-  std::map<std::string, int> terminations_;
-  int played_ = 0;
-  bool engine_failed_ = false;
-};
-
 // ---- log ----
-
-// The parts of a config that decide which games are played and how. The cap
-// (games, rounds) is not one of them: a schedule's first games do not depend
-// on its length, so a match may be extended. Nor is where files lie: the book
-// is compared by content (the header's fingerprint), a program by its name.
-MatchConfig Identity(const MatchConfig& c) {
-  MatchConfig id = c;
-  id.clear_concurrency();
-  id.clear_output_dir();
-  id.clear_games();
-  id.clear_rounds();
-  id.mutable_openings()->clear_file();
-  for (PlayerConfig& p : *id.mutable_players()) {
-    if (!p.has_external()) continue;
-    ExternalEngine* e = p.mutable_external();
-    e->clear_working_dir();
-    if (!e->argv().empty())
-      e->set_argv(0, fs::path(e->argv(0)).filename().string());
-  }
-  return id;
-}
-
-bool SameMatch(const MatchHeader& logged, const LoadedMatch& match) {
-  if (logged.has_book_fingerprint() &&
-      logged.book_fingerprint() != match.book_fingerprint) {
-    return false;
-  }
-  return google::protobuf::util::MessageDifferencer::Equals(
-      Identity(logged.config()), Identity(match.config));
-}
 
 // Rewrites the log with `header` and the intact games (a raised cap, damaged
 // records dropped); returns the log's new length.
@@ -416,11 +260,31 @@ absl::StatusOr<RecordWriter> OpenLog(const LoadedMatch& match,
     header.set_start_time(NowRfc3339());
     header.set_scheduled_games(int(match.schedule.size()));
     header.set_book_fingerprint(match.book_fingerprint);
+    if (options.shard_count > 0) {
+      header.set_shard_index(options.shard_index);
+      header.set_shard_count(options.shard_count);
+    }
     if (absl::Status s = writer->Write(header.SerializeAsString()); !s.ok())
       return s;
     return writer;
   }
-  if (!SameMatch(existing->header, match)) {
+  if (existing->header.merged_from_size() > 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        log_path, ": a merge of shard logs (arena merge); resume the shards"));
+  }
+  if (existing->header.shard_count() != options.shard_count ||
+      existing->header.shard_index() != options.shard_index) {
+    auto describe = [](int index, int count) {
+      return count > 0 ? absl::StrCat("shard ", index, "/", count)
+                       : std::string("the whole match");
+    };
+    return absl::InvalidArgumentError(absl::StrCat(
+        log_path, ": holds ",
+        describe(existing->header.shard_index(), existing->header.shard_count()),
+        ", not ", describe(options.shard_index, options.shard_count),
+        "; use another output_dir"));
+  }
+  if (!SameMatch(existing->header, match.config, match.book_fingerprint)) {
     return absl::InvalidArgumentError(absl::StrCat(
         log_path,
         ": holds games of a different match (an engine, the book, the time "
@@ -479,25 +343,6 @@ absl::StatusOr<RecordWriter> OpenLog(const LoadedMatch& match,
     }
   }
   return RecordWriter::Append(log_path, valid_bytes);
-}
-
-std::string SummaryVerdict(const MatchSummary& s, int exit_code) {
-  switch (exit_code) {
-    case kExitH0:
-      return "SPRT accepted H0";
-    case kExitEngineFailure:
-      return "an engine could not be started";
-    case kExitIoError:
-      return "an output file could not be written";
-    case kExitBadInput:
-      return "the log is damaged: the standings count only its intact games";
-    default:
-      break;
-  }
-  if (!s.pairings().empty() && s.pairings(0).sprt() == "H1 accepted")
-    return "SPRT accepted H1";
-  return s.played_games() >= s.scheduled_games() ? "match complete"
-                                                 : "match incomplete";
 }
 
 // ---- progress ----
@@ -637,14 +482,27 @@ int RunMatch(const LoadedMatch& match, const RunOptions& options) {
                                                     : kExitIoError;
   }
 
-  Standings standings(config);
+  // A shard's standings are its own games': no SPRT verdict on a part.
+  MatchConfig standings_config = config;
+  if (options.shard_count > 0) standings_config.clear_sprt();
+  Standings standings(standings_config);
   std::set<int> done_indices;
   for (const GameRecord& g : done) {
     standings.Add(g);
     done_indices.insert(g.index());
   }
   std::vector<const ScheduledGame*> pending;
+  // A shard plays its part of the schedule; the SPRT is decided on the merge
+  // of all shards, so a shard does not stop on its own games' LLR.
+  const bool sharded = options.shard_count > 0;
+  const int num_pairings = int(Pairings(config).size());
+  int scheduled = 0;
   for (const ScheduledGame& g : match.schedule) {
+    if (sharded && !InShard(g.round, g.pairing, num_pairings,
+                            options.shard_index, options.shard_count)) {
+      continue;
+    }
+    ++scheduled;
     if (!done_indices.count(g.index)) pending.push_back(&g);
   }
   if (!done.empty()) {
@@ -660,9 +518,12 @@ int RunMatch(const LoadedMatch& match, const RunOptions& options) {
 
   std::mutex mutex;
   std::atomic<size_t> next{0};
-  std::atomic<bool> stop{standings.Decision() != SprtDecision::kContinue};
+  auto sprt_decided = [&] {
+    return !sharded && standings.Decision() != SprtDecision::kContinue;
+  };
+  std::atomic<bool> stop{sprt_decided()};
   bool io_failed = false;
-  Progress progress(options.progress, int(match.schedule.size()),
+  Progress progress(options.progress, scheduled,
                     int(done.size()));
 
   auto worker = [&]() {
@@ -697,7 +558,7 @@ int RunMatch(const LoadedMatch& match, const RunOptions& options) {
         break;
       }
       standings.Add(record);
-      if (standings.Decision() != SprtDecision::kContinue) stop = true;
+      if (sprt_decided()) stop = true;
       progress.Update(standings, false);
     }
   };
@@ -715,28 +576,39 @@ int RunMatch(const LoadedMatch& match, const RunOptions& options) {
   } else if (standings.Decision() == SprtDecision::kAcceptH0) {
     exit_code = kExitH0;
   }
-  MatchSummary summary = standings.Build(int(match.schedule.size()));
+  MatchSummary summary = standings.Build(scheduled);
+  if (sharded) {
+    summary.set_name(absl::StrCat(summary.name(), " (shard ", options.shard_index,
+                                  "/", options.shard_count, ")"));
+  }
   summary.set_exit_code(exit_code);
   summary.set_verdict(SummaryVerdict(summary, exit_code));
   out << FormatSummary(summary);
 
   // Derived files, rewritten from the log so they always match it; a failed
   // write keeps the previous file.
-  std::string text;
-  google::protobuf::TextFormat::PrintToString(summary, &text);
-  absl::Status written =
-      WriteFileAtomically((fs::path(dir) / "result.textproto").string(), text);
   absl::StatusOr<LogContents> log = ReadLog(log_path);
-  if (written.ok() && log.ok()) {
-    written = WriteFileAtomically((fs::path(dir) / "games.pgn").string(),
-                                  LogToPgn(*log));
-  }
-  if (!log.ok()) written = log.status();
+  absl::Status written =
+      log.ok() ? WriteDerivedFiles(dir, summary, *log) : log.status();
   if (!written.ok()) {
     std::cerr << written.message() << "\n";
     if (exit_code == kExitOk) exit_code = kExitIoError;
   }
   return exit_code;
+}
+
+absl::Status WriteDerivedFiles(const std::string& dir,
+                               const MatchSummary& summary,
+                               const LogContents& log) {
+  std::string text;
+  google::protobuf::TextFormat::PrintToString(summary, &text);
+  if (absl::Status s = WriteFileAtomically(
+          (fs::path(dir) / "result.textproto").string(), text);
+      !s.ok()) {
+    return s;
+  }
+  return WriteFileAtomically((fs::path(dir) / "games.pgn").string(),
+                             LogToPgn(log));
 }
 
 absl::StatusOr<MatchLog> ReadMatchLog(const std::string& log_path) {
@@ -759,67 +631,6 @@ absl::StatusOr<MatchSummary> SummarizeLog(const std::string& log_path) {
   if (log->empty())
     return absl::InvalidArgumentError(absl::StrCat(log_path, ": empty log"));
   return SummarizeLog(*log);
-}
-
-MatchSummary SummarizeLog(const LogContents& log) {
-  Standings standings(log.header.config());
-  for (const GameRecord& g : log.games) standings.Add(g);
-  MatchSummary summary = standings.Build(log.header.scheduled_games());
-  if (log.duplicates > 0) summary.set_duplicate_records(log.duplicates);
-  for (const std::string& d : log.damage) summary.add_damaged_records(d);
-  int exit_code = !log.damage.empty()         ? kExitBadInput
-                  : standings.engine_failed() ? kExitEngineFailure
-                  : standings.Decision() == SprtDecision::kAcceptH0 ? kExitH0
-                                                                    : kExitOk;
-  summary.set_exit_code(exit_code);
-  summary.set_verdict(SummaryVerdict(summary, exit_code));
-  return summary;
-}
-
-std::string FormatSummary(const MatchSummary& m) {
-  std::string s = absl::StrFormat("Match %s: %d of %d games played\n",
-                                  m.name().empty() ? "(unnamed)" : m.name(),
-                                  m.played_games(), m.scheduled_games());
-  for (const PairingSummary& p : m.pairings()) {
-    const int games = std::max(1, p.games());
-    absl::StrAppendFormat(&s, "%s vs %s\n", p.first(), p.second());
-    absl::StrAppendFormat(
-        &s, "  Games: %d  W-D-L: %d-%d-%d  Score: %.1f%%  Draws: %.1f%%\n",
-        p.games(), p.wins(), p.draws(), p.losses(), 100 * p.score(),
-        100.0 * p.draws() / games);
-    if (!p.has_elo()) {
-      absl::StrAppendFormat(
-          &s,
-          "  Elo: not measurable yet (%s: the results do not vary, so no "
-          "interval exists)\n",
-          p.games() == 0 ? "no games" : absl::StrFormat("a %.1f%% score",
-                                                        100 * p.score()));
-    } else {
-      absl::StrAppendFormat(
-          &s, "  Elo: %+.1f +- %.1f (95%%)  nElo: %+.1f +- %.1f  LOS: %.1f%%\n",
-          p.elo(), p.elo_error(), p.nelo(), p.nelo_error(), 100 * p.los());
-    }
-    absl::StrAppendFormat(&s, "  Pentanomial [LL, LD, WL+DD, WD, WW]: [%s]\n",
-                          absl::StrJoin(p.pentanomial(), ", "));
-    if (p.has_llr()) {
-      absl::StrAppendFormat(&s, "  SPRT: LLR %.2f (%.2f, %.2f): %s\n", p.llr(),
-                            p.llr_lower(), p.llr_upper(), p.sprt());
-    }
-  }
-  std::vector<std::string> ends;
-  for (const auto& [name, count] : m.terminations())
-    ends.push_back(absl::StrCat(name, " ", count));
-  std::sort(ends.begin(), ends.end());
-  absl::StrAppend(&s, "Terminations: ", absl::StrJoin(ends, ", "), "\n");
-  for (const std::string& d : m.damaged_records())
-    absl::StrAppend(&s, "DAMAGED: ", d, "\n");
-  if (m.duplicate_records() > 0) {
-    absl::StrAppendFormat(&s, "WARNING: %d duplicate game records ignored\n",
-                          m.duplicate_records());
-  }
-  absl::StrAppendFormat(&s, "Result: %s (exit code %d)\n", m.verdict(),
-                        m.exit_code());
-  return s;
 }
 
 std::string LogToPgn(const LogContents& log) {

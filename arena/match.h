@@ -10,22 +10,15 @@
 
 #include "absl/status/statusor.h"
 #include "arena/match_config.pb.h"
+#include "arena/exit_code.h"
 #include "arena/log_reader.h"
 #include "arena/match_log.pb.h"
 #include "arena/openings.h"
 #include "arena/schedule.h"
+#include "arena/standings.h"
 
 namespace chess {
 
-// Exit codes of `arena` (documented in the README for CI).
-enum ExitCode {
-  kExitOk = 0,        // match complete, or SPRT accepted H1
-  kExitH0 = 1,        // SPRT accepted H0 (e.g. a regression)
-  kExitBadInput = 2,  // bad config, book, log or arguments; nothing was played
-  kExitEngineFailure =
-      3,  // an engine could not be started, so results are meaningless
-  kExitIoError = 4,  // the log or another output could not be written
-};
 
 struct LoadedMatch {
   MatchConfig
@@ -53,6 +46,10 @@ struct RunOptions {
   // Resume a log with damaged records by dropping them (their games are played
   // again); without it such a log is left untouched.
   bool drop_damaged = false;
+  // Play only shard `shard_index` of `shard_count` (arena --shard=I/N): game
+  // pairs dealt round-robin; each shard has its own log. 0: the whole match.
+  int shard_index = 0;
+  int shard_count = 0;
   int concurrency = 0;          // overrides the config's when > 0
   bool progress = true;         // live progress on stderr
   std::ostream* out = nullptr;  // final report; default std::cout
@@ -71,9 +68,13 @@ absl::StatusOr<MatchLog> ReadMatchLog(const std::string& log_path);
 
 // Standings recomputed from a log: the summary command.
 absl::StatusOr<MatchSummary> SummarizeLog(const std::string& log_path);
-// The same for a log already read; it must not be empty.
-MatchSummary SummarizeLog(const LogContents& log);
-std::string FormatSummary(const MatchSummary& summary);
+
+// Rewrites OUTPUT_DIR/result.textproto and games.pgn, each whole or not at
+// all.
+absl::Status WriteDerivedFiles(const std::string& dir,
+                               const MatchSummary& summary,
+                               const LogContents& log);
+
 // The games of a log as PGN, in schedule order.
 std::string LogToPgn(const LogContents& log);
 // The same from a file: an error if it is empty or damaged.

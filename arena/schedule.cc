@@ -35,6 +35,15 @@ int RoundsPerPairing(const MatchConfig& config) {
                              : int((int64_t(config.games()) + 1) / 2);
 }
 
+bool InShard(int round, int pairing, int num_pairings, int index, int count) {
+  return (int64_t(round) * num_pairings + pairing) % count == index;
+}
+
+int ShardSize(int games, int index, int count) {
+  const int pairs = games / 2;
+  return index >= pairs ? 0 : 2 * ((pairs - index + count - 1) / count);
+}
+
 int64_t ScheduledGames(const MatchConfig& config) {
   return int64_t(RoundsPerPairing(config)) * 2 *
          int64_t(Pairings(config).size());

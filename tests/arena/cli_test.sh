@@ -74,5 +74,36 @@ cmp -s out/games.log damaged.log || fail "resume rewrote a log with a damaged he
 "$ARENA" ./m.textproto --output_dir=m.textproto/out --progress=false >/dev/null 2>&1; rc=$?
 (( rc == 4 )) || fail "uncreatable output directory: exit $rc, want 4"
 
+# Shards: I/N checked; two shards and their merge equal the whole match.
+cat >s.textproto <<'CONFIG'
+players { name: "a" config { search { hash_mb: 1 } } }
+players { name: "b" config { search { hash_mb: 1 eval_noise_cp: 20 } } }
+games: 8
+time_control { nodes: 300 }
+adjudication { max_moves: 40 }
+CONFIG
+for bad in 2/2 -1/2 1 a/b 0/0; do
+  "$ARENA" s.textproto --shard=$bad --output_dir=bad >/dev/null 2>&1; rc=$?
+  (( rc == 2 )) || fail "--shard=$bad: exit $rc, want 2"
+done
+"$ARENA" s.textproto --output_dir=whole --progress=false >/dev/null || fail "whole match"
+for i in 0 1; do
+  "$ARENA" s.textproto --shard=$i/2 --output_dir=shards/shard-$i --progress=false >/dev/null ||
+    fail "shard $i/2"
+done
+"$ARENA" merge shards --output_dir=merged >merged.txt 2>merge.err || fail "merge: $(cat merge.err)"
+"$ARENA" summary whole >whole.txt
+cmp -s merged.txt whole.txt || fail "merged standings differ: $(diff merged.txt whole.txt)"
+"$ARENA" summary shards/shard-0 shards/shard-1 >inmemory.txt
+cmp -s inmemory.txt whole.txt || fail "summary of two shards differs from the whole match"
+moves_only() { "$ARENA" pgn "$1" | grep -v '^\[Date ' | sed -e 's/{[^}]*}//g'; }
+cmp -s <(moves_only merged) <(moves_only whole) || fail "merged PGN differs from the whole match's"
+"$ARENA" status shards/shard-0 >status.txt || fail "status: exit $?"
+grep -q "^4 of 8 games played, 4 missing, from 1 logs" status.txt || fail "status: $(head -2 status.txt)"
+"$ARENA" merge shards/shard-0 shards/shard-0 --output_dir=merged >/dev/null 2>&1; rc=$?
+(( rc == 2 )) || fail "merging a shard twice: exit $rc, want 2"
+"$ARENA" merge shards --output_dir=whole >/dev/null 2>&1; rc=$?
+(( rc == 2 )) || fail "merge over a match log: exit $rc, want 2"
+
 if ((failures)); then echo "$failures failure(s)"; exit 1; fi
 echo "cli test: PASS"

@@ -1,0 +1,51 @@
+// Merging the logs of one match played in parts (arena --shard=I/N, on one
+// machine or many): checked to be of the same match, no game twice; the
+// result is the log a single machine would have written, games in schedule
+// order, so its standings are the same number for number.
+#ifndef ARENA_MERGE_H_
+#define ARENA_MERGE_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "arena/log_reader.h"
+#include "arena/match_log.pb.h"
+
+namespace chess {
+
+// The logs that command-line operands name: a log file, a directory holding
+// games.log, or a directory whose shard-*/ subdirectories hold them.
+absl::StatusOr<std::vector<std::string>> ExpandLogPaths(
+    const std::vector<std::string>& operands);
+
+struct MergedLog {
+  LogContents log;  // the whole match's header (no shard), games by index
+  std::vector<std::string> sources;
+  std::vector<std::string> start_times;  // of each source (RFC 3339)
+  std::vector<int> missing_games;       // scheduled, in no log
+  std::vector<std::string> notes;       // missing shards, torn tails
+};
+
+// Reads and merges. `final_merge` refuses torn shard logs (resume the shard
+// first); otherwise a torn tail is noted (a shard still running or killed).
+// InvalidArgument errors name the file and the games concerned: logs of
+// different matches or shard counts, a game in two logs, a shard twice, a
+// damaged log. Nothing is written.
+absl::StatusOr<MergedLog> MergeLogs(const std::vector<std::string>& paths,
+                                    bool final_merge);
+
+// Progress over all shards while they run: games done and missing, shards
+// present, games/hour since the first shard started, ETA, and the standings so
+// far (Elo, LLR). `now` is the current time.
+std::string FormatProgress(const MergedLog& merged, absl::Time now);
+
+// Writes the merge into `output_dir`: games.log (never over a log that is not
+// itself a merge), games.pgn and result.textproto. Returns the standings.
+absl::StatusOr<MatchSummary> WriteMerge(const MergedLog& merged,
+                                        const std::string& output_dir);
+
+}  // namespace chess
+
+#endif  // ARENA_MERGE_H_

@@ -1,0 +1,189 @@
+// A match played in shards and merged is the match played on one machine:
+// the same games, the same standings number for number. Bad merges are
+// refused with the file and the games named, and change nothing.
+#include "arena/merge.h"
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
+#include "arena/match.h"
+#include "arena/record_io.h"
+#include "engine/config.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace chess {
+namespace {
+
+using ::testing::HasSubstr;
+
+constexpr char kMatch[] = R"(
+name: "sharded"
+players { name: "a" config { search { hash_mb: 1 } } }
+players { name: "b" config_file: "configs/engines/simplified.textproto"
+          overrides { search { hash_mb: 1 } } }
+games: 14
+openings { file: "configs/openings/balanced.epd" order: SHUFFLED }
+time_control { nodes: 400 }
+adjudication { max_moves: 60 }
+sprt { elo0: 0 elo1: 10 alpha: 0.05 beta: 0.05 }
+seed: 5
+)";
+
+class MergeTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = ::testing::TempDir() + "merge-" +
+           ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::filesystem::remove_all(dir_);
+  }
+
+  int Play(const std::string& text, const std::string& out, int shard = 0,
+           int shards = 0) {
+    auto match = ParseMatch(text, "sharded.textproto", ".");
+    EXPECT_TRUE(match.ok()) << match.status();
+    std::ostringstream report;
+    RunOptions options{.output_dir = out,
+                       .shard_index = shard,
+                       .shard_count = shards,
+                       .progress = false,
+                       .out = &report};
+    return RunMatch(*match, options);
+  }
+
+  void PlayShards(int shards, const std::string& text = kMatch) {
+    for (int s = 0; s < shards; ++s)
+      ASSERT_EQ(Play(text, Shard(s), s, shards), kExitOk);
+  }
+  std::string Shard(int s) const { return absl::StrCat(dir_, "/shard-", s); }
+
+  std::string dir_;
+};
+
+std::map<int, std::string> MovesByIndex(const std::vector<GameRecord>& games) {
+  std::map<int, std::string> moves;
+  for (const GameRecord& g : games) {
+    std::string& m = moves[g.index()];
+    for (const MoveRecord& move : g.moves()) absl::StrAppend(&m, move.uci(), " ");
+    absl::StrAppend(&m, GameRecord::Result_Name(g.result()));
+  }
+  return moves;
+}
+
+TEST_F(MergeTest, ShardsMergeToTheSingleMachineMatch) {
+  ASSERT_EQ(Play(kMatch, dir_ + "/single"), kExitOk);
+  auto single = SummarizeLog(dir_ + "/single/games.log");
+  ASSERT_TRUE(single.ok());
+  PlayShards(3);
+  // Each shard holds its own game pairs only.
+  auto shard0 = ReadLog(Shard(0) + "/games.log");
+  ASSERT_TRUE(shard0.ok());
+  EXPECT_EQ(shard0->games.size(), 6u);  // pairs 0, 3, 6 of 7
+  for (const GameRecord& g : shard0->games) EXPECT_EQ(g.index() / 2 % 3, 0);
+
+  auto paths = ExpandLogPaths({dir_});  // the directory of shard-*/
+  ASSERT_TRUE(paths.ok()) << paths.status();
+  ASSERT_EQ(paths->size(), 3u);
+  auto merged = MergeLogs(*paths, /*final_merge=*/true);
+  ASSERT_TRUE(merged.ok()) << merged.status();
+  EXPECT_TRUE(merged->missing_games.empty());
+  auto summary = WriteMerge(*merged, dir_ + "/merged");
+  ASSERT_TRUE(summary.ok()) << summary.status();
+  EXPECT_EQ(FormatSummary(*summary), FormatSummary(*single));
+  EXPECT_EQ(summary->pairings(0).llr(), single->pairings(0).llr());
+
+  auto merged_log = ReadLog(dir_ + "/merged/games.log");
+  auto single_log = ReadLog(dir_ + "/single/games.log");
+  ASSERT_TRUE(merged_log.ok() && single_log.ok());
+  EXPECT_EQ(MovesByIndex(merged_log->games), MovesByIndex(single_log->games));
+  EXPECT_EQ(*ReadFile(dir_ + "/merged/games.pgn"),
+            LogToPgn(*merged_log));
+  // Merging again (the shards resumed or not) rewrites the merge.
+  EXPECT_TRUE(WriteMerge(*merged, dir_ + "/merged").ok());
+  // A merge never overwrites a match log.
+  auto over = WriteMerge(*merged, dir_ + "/single");
+  ASSERT_FALSE(over.ok());
+  EXPECT_THAT(over.status().message(), HasSubstr("not a merge"));
+}
+
+TEST_F(MergeTest, MissingShardIsNamedWithItsGames) {
+  PlayShards(3);
+  auto merged = MergeLogs({Shard(0) + "/games.log", Shard(2) + "/games.log"},
+                          /*final_merge=*/true);
+  ASSERT_TRUE(merged.ok()) << merged.status();
+  EXPECT_EQ(merged->missing_games, (std::vector<int>{2, 3, 8, 9}));
+  EXPECT_THAT(absl::StrJoin(merged->notes, "\n"),
+              HasSubstr("shard 1/3 is missing"));
+}
+
+TEST_F(MergeTest, BadMergesNameTheFileAndChangeNothing) {
+  PlayShards(2);
+  const std::string log0 = Shard(0) + "/games.log";
+  const std::string log1 = Shard(1) + "/games.log";
+  // The same shard twice.
+  auto twice = MergeLogs({log0, log0}, true);
+  ASSERT_FALSE(twice.ok());
+  EXPECT_THAT(twice.status().message(), HasSubstr("shard 0/2 is also"));
+  // Another seed: another match.
+  const std::string other = dir_ + "/other";
+  ASSERT_EQ(Play(absl::StrReplaceAll(kMatch, {{"seed: 5", "seed: 6"}}), other,
+                 1, 2),
+            kExitOk);
+  auto mixed = MergeLogs({log0, other + "/games.log"}, true);
+  ASSERT_FALSE(mixed.ok());
+  EXPECT_THAT(mixed.status().message(),
+              HasSubstr(other + "/games.log: a different match"));
+  // A whole match and a shard.
+  ASSERT_EQ(Play(kMatch, dir_ + "/whole"), kExitOk);
+  auto whole = MergeLogs({log0, dir_ + "/whole/games.log"}, true);
+  ASSERT_FALSE(whole.ok());
+  EXPECT_THAT(whole.status().message(), HasSubstr("a whole match"));
+  // A torn shard: refused by the final merge, noted by a summary.
+  const std::string before = *ReadFile(log1);
+  std::ofstream(log1, std::ios::binary) << before.substr(0, before.size() - 9);
+  const std::string torn = *ReadFile(log1);
+  auto final_merge = MergeLogs({log0, log1}, true);
+  ASSERT_FALSE(final_merge.ok());
+  EXPECT_THAT(final_merge.status().message(),
+              HasSubstr(log1 + ": ends in a torn record"));
+  auto in_progress = MergeLogs({log0, log1}, false);
+  ASSERT_TRUE(in_progress.ok());
+  EXPECT_EQ(in_progress->missing_games.size(), 1u);  // the torn last game
+  // A damaged shard: refused, and no file changed.
+  std::string damaged = before;
+  damaged[damaged.size() - 30] ^= 0x20;
+  std::ofstream(log1, std::ios::binary) << damaged;
+  auto bad = MergeLogs({log0, log1}, true);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.status().message(), HasSubstr(log1 + ": damaged records"));
+  EXPECT_EQ(*ReadFile(log1), damaged);
+  (void)torn;
+}
+
+// A shard resumes its own part only; a killed shard loses nothing.
+TEST_F(MergeTest, ShardResumesItsOwnLogOnly) {
+  PlayShards(2);
+  EXPECT_EQ(Play(kMatch, Shard(0), 1, 2), kExitBadInput);
+  EXPECT_EQ(Play(kMatch, Shard(0)), kExitBadInput);
+  // Cut the last game of shard 1 (as a kill mid-write would): resuming plays
+  // exactly that game again.
+  const std::string log1 = Shard(1) + "/games.log";
+  auto file = ReadRecordFile(log1);
+  ASSERT_TRUE(file.ok());
+  const std::string data = *ReadFile(log1);
+  std::ofstream(log1, std::ios::binary)
+      << data.substr(0, file->offsets.back() + 5);
+  ASSERT_EQ(Play(kMatch, Shard(1), 1, 2), kExitOk);
+  auto merged = MergeLogs(*ExpandLogPaths({dir_}), true);
+  ASSERT_TRUE(merged.ok()) << merged.status();
+  EXPECT_TRUE(merged->missing_games.empty());
+  EXPECT_EQ(merged->log.games.size(), 14u);
+}
+
+}  // namespace
+}  // namespace chess

@@ -1,0 +1,158 @@
+// Standings of a match from its games, in any order: per pairing W-D-L, Elo
+// from game pairs, the SPRT's LLR, terminations; and the summary that
+// `arena` prints and writes to result.textproto.
+#ifndef ARENA_STANDINGS_H_
+#define ARENA_STANDINGS_H_
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "arena/exit_code.h"
+#include "arena/log_reader.h"
+#include "arena/match_config.pb.h"
+#include "arena/match_log.pb.h"
+#include "arena/schedule.h"
+#include "arena/stats.h"
+
+namespace chess {
+
+inline double FirstPlayerPoints(const GameRecord& g,
+                                const std::string& first) {
+  if (g.result() == GameRecord::DRAW) return 0.5;
+  const bool white_won = g.result() == GameRecord::WHITE_WINS;
+  return (g.white() == first) == white_won ? 1.0 : 0.0;
+}
+
+class Standings {
+ public:
+  explicit Standings(const MatchConfig& config)
+      : config_(config), pairings_(Pairings(config)) {
+    per_pairing_.resize(pairings_.size());
+    if (config_.has_sprt())
+      for (Entry& e : per_pairing_) e.llr = SprtLlr(Sprt(), e.penta);
+  }
+
+  void Add(const GameRecord& g) {
+    Entry& e = per_pairing_[g.pairing()];
+    const double points = FirstPlayerPoints(
+        g, config_.players(pairings_[g.pairing()].first).name());
+    if (points == 1)
+      ++e.tri.wins;
+    else if (points == 0)
+      ++e.tri.losses;
+    else
+      ++e.tri.draws;
+    auto& pair = e.open_pairs[g.round()];
+    pair.push_back(points);
+    if (pair.size() == 2) {
+      const int half_points = int(2 * (pair[0] + pair[1]) + 0.5);  // 0..4
+      int* bucket[] = {&e.penta.ll, &e.penta.ld, &e.penta.wl_dd, &e.penta.wd,
+                       &e.penta.ww};
+      ++*bucket[half_points];
+      e.open_pairs.erase(g.round());
+      if (config_.has_sprt()) e.llr = SprtLlr(Sprt(), e.penta);
+    }
+    ++terminations_[GameRecord::Termination_Name(g.termination())];
+    ++played_;
+    if (g.termination() == GameRecord::ENGINE_START_FAILURE)
+      engine_failed_ = true;
+  }
+
+  PairingSummary Summary(int p) const {
+    const Entry& e = per_pairing_[p];
+    PairingSummary s;
+    s.set_first(config_.players(pairings_[p].first).name());
+    s.set_second(config_.players(pairings_[p].second).name());
+    s.set_games(e.tri.games());
+    s.set_wins(e.tri.wins);
+    s.set_draws(e.tri.draws);
+    s.set_losses(e.tri.losses);
+    const EloEstimate elo =
+        e.penta.pairs() > 0 ? EstimateElo(e.penta) : EstimateElo(e.tri);
+    s.set_score(EstimateElo(e.tri).score);
+    if (elo.measurable) {
+      s.set_elo(elo.elo);
+      s.set_elo_error(elo.elo_error);
+      s.set_nelo(elo.nelo);
+      s.set_nelo_error(elo.nelo_error);
+      s.set_los(elo.los);
+    }
+    for (int c : e.penta.counts()) s.add_pentanomial(c);
+    if (config_.has_sprt()) {
+      const SprtParams sprt = Sprt();
+      s.set_llr(e.llr);
+      s.set_llr_lower(sprt.lower_bound());
+      s.set_llr_upper(sprt.upper_bound());
+      switch (SprtDecide(sprt, s.llr())) {
+        case SprtDecision::kAcceptH0:
+          s.set_sprt("H0 accepted");
+          break;
+        case SprtDecision::kAcceptH1:
+          s.set_sprt("H1 accepted");
+          break;
+        case SprtDecision::kContinue:
+          s.set_sprt("inconclusive");
+          break;
+      }
+    }
+    return s;
+  }
+
+  SprtDecision Decision() const {
+    if (!config_.has_sprt() || per_pairing_.empty())
+      return SprtDecision::kContinue;
+    return SprtDecide(Sprt(), per_pairing_[0].llr);
+  }
+
+  MatchSummary Build(int scheduled) const {
+    MatchSummary m;
+    m.set_name(config_.name());
+    m.set_scheduled_games(scheduled);
+    m.set_played_games(played_);
+    for (size_t p = 0; p < pairings_.size(); ++p)
+      *m.add_pairings() = Summary(int(p));
+    for (const auto& [name, count] : terminations_)
+      (*m.mutable_terminations())[name] = count;
+    return m;
+  }
+
+  bool engine_failed() const { return engine_failed_; }
+  int played() const { return played_; }
+
+ private:
+  struct Entry {
+    Trinomial tri;
+    Pentanomial penta;
+    std::map<int, std::vector<double>> open_pairs;  // round -> points so far
+    double llr = 0;  // of `penta`, kept current by Add
+  };
+  SprtParams Sprt() const {
+    const SprtConfig& c = config_.sprt();
+    return SprtParams{c.elo0(), c.elo1(), c.alpha(), c.beta(),
+                      c.model() == SprtConfig::LOGISTIC
+                          ? SprtModel::kLogistic
+                          : SprtModel::kNormalized};
+  }
+  const MatchConfig& config_;
+  std::vector<std::pair<int, int>> pairings_;
+  std::vector<Entry> per_pairing_;
+  std::map<std::string, int> terminations_;
+  int played_ = 0;
+  bool engine_failed_ = false;
+};
+
+// The verdict line for a summary and the exit code it comes with.
+std::string SummaryVerdict(const MatchSummary& summary, int exit_code);
+
+// Standings recomputed from a log already read; it must not be empty. A log
+// with damaged records gets exit code 2.
+MatchSummary SummarizeLog(const LogContents& log);
+
+// The report that `arena` prints.
+std::string FormatSummary(const MatchSummary& summary);
+
+}  // namespace chess
+
+#endif  // ARENA_STANDINGS_H_
