@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -23,6 +24,7 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "arena/log_reader.h"
+#include "arena/merge.h"
 #include "arena/pgn.h"
 #include "arena/player.h"
 #include "arena/record_io.h"
@@ -314,9 +316,11 @@ absl::StatusOr<RecordWriter> OpenLog(const LoadedMatch& match,
   uint64_t valid_bytes = existing->valid_bytes;
   if (scheduled > logged || !existing->damage.empty() ||
       existing->duplicates > 0) {
+    std::string kept = log_path + ".damaged";
     if (!existing->damage.empty()) {
-      const std::string kept = log_path + ".damaged";
-      ::unlink(kept.c_str());
+      // An earlier drop's copy is kept too.
+      for (int n = 1; fs::exists(kept); ++n)
+        kept = absl::StrCat(log_path, ".damaged.", n);
       if (::link(log_path.c_str(), kept.c_str()) != 0) {
         return absl::InternalError(
             absl::StrCat(kept, ": cannot keep the damaged log: ",
@@ -338,11 +342,44 @@ absl::StatusOr<RecordWriter> OpenLog(const LoadedMatch& match,
     }
     if (!existing->damage.empty()) {
       std::cerr << log_path << ": dropped " << existing->damage.size()
-                << " damaged records (the old log is " << log_path
-                << ".damaged); their games are played again\n";
+                << " damaged records (the old log is " << kept
+                << "); their games are played again\n";
     }
   }
   return RecordWriter::Append(log_path, valid_bytes);
+}
+
+// While a shard plays, the SPRT over all shards of its match: the logs in the
+// sibling shard-*/ directories (this one's included), merged every `every_ms`
+// (more rarely as they grow: at most a twentieth of the time goes to reading
+// them). Sets `stop` once the LLR crosses a bound and returns "accepted H0"
+// or "accepted H1"; returns "" when the workers finished first.
+std::string WatchShardSprt(const std::string& dir, int every_ms,
+                           const std::atomic<bool>& workers_done,
+                           std::atomic<bool>* stop) {
+  fs::path own = fs::absolute(dir).lexically_normal();
+  if (!own.has_filename()) own = own.parent_path();  // "x/shard-0/"
+  if (own.filename().string().rfind("shard-", 0) != 0) return "";
+  const std::string parent = own.parent_path().string();
+  int64_t next_ms = NowMs() + every_ms;
+  while (!workers_done.load()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (NowMs() < next_ms) continue;
+    const int64_t started = NowMs();
+    absl::StatusOr<MergedLog> merged =
+        MergeLogs(ShardLogsIn(parent), /*final_merge=*/false);
+    next_ms = NowMs() + std::max<int64_t>(every_ms, 20 * (NowMs() - started));
+    if (!merged.ok()) continue;  // a peer mid-write or damaged: next time
+    const MatchSummary all = SummarizeLog(merged->log);
+    if (all.pairings().empty()) continue;
+    const std::string& sprt = all.pairings(0).sprt();
+    if (sprt == "H0 accepted" || sprt == "H1 accepted") {
+      *stop = true;
+      return absl::StrCat("accepted ", sprt.substr(0, 2), " after ",
+                          all.played_games(), " games");
+    }
+  }
+  return "";
 }
 
 // ---- progress ----
@@ -564,7 +601,18 @@ int RunMatch(const LoadedMatch& match, const RunOptions& options) {
   };
   std::vector<std::thread> threads;
   for (int t = 0; t < concurrency; ++t) threads.emplace_back(worker);
+  std::atomic<bool> workers_done{false};
+  std::string global_verdict;  // set by the peer watch when it stops us
+  std::thread peer_watch;
+  if (sharded && config.has_sprt()) {
+    peer_watch = std::thread([&] {
+      global_verdict = WatchShardSprt(dir, options.peer_check_ms, workers_done,
+                                      &stop);
+    });
+  }
   for (std::thread& t : threads) t.join();
+  workers_done = true;
+  if (peer_watch.joinable()) peer_watch.join();
   progress.Update(standings, true);
   progress.Finish();
 
@@ -583,6 +631,10 @@ int RunMatch(const LoadedMatch& match, const RunOptions& options) {
   }
   summary.set_exit_code(exit_code);
   summary.set_verdict(SummaryVerdict(summary, exit_code));
+  if (!global_verdict.empty() && exit_code == kExitOk) {
+    summary.set_verdict(absl::StrCat("stopped: the SPRT over all shards ",
+                                     global_verdict));
+  }
   out << FormatSummary(summary);
 
   // Derived files, rewritten from the log so they always match it; a failed

@@ -50,6 +50,10 @@ struct RunOptions {
   // pairs dealt round-robin; each shard has its own log. 0: the whole match.
   int shard_index = 0;
   int shard_count = 0;
+  // With an SPRT, a shard whose output_dir is one of the shard-*/ directories
+  // of a parent merges them all this often and stops when the LLR over all
+  // shards crosses a bound.
+  int peer_check_ms = 5000;
   int concurrency = 0;          // overrides the config's when > 0
   bool progress = true;         // live progress on stderr
   std::ostream* out = nullptr;  // final report; default std::cout

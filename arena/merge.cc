@@ -41,6 +41,20 @@ std::string ShardName(const MatchHeader& h) {
 
 }  // namespace
 
+std::vector<std::string> ShardLogsIn(const std::string& dir) {
+  std::vector<std::string> shards;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    if (entry.is_directory(ec) &&
+        entry.path().filename().string().rfind("shard-", 0) == 0 &&
+        fs::exists(entry.path() / "games.log", ec)) {
+      shards.push_back((entry.path() / "games.log").string());
+    }
+  }
+  std::sort(shards.begin(), shards.end());
+  return shards;
+}
+
 absl::StatusOr<std::vector<std::string>> ExpandLogPaths(
     const std::vector<std::string>& operands) {
   std::vector<std::string> paths;
@@ -54,19 +68,11 @@ absl::StatusOr<std::vector<std::string>> ExpandLogPaths(
       paths.push_back((fs::path(operand) / "games.log").string());
       continue;
     }
-    std::vector<std::string> shards;
-    for (const auto& entry : fs::directory_iterator(operand, ec)) {
-      if (entry.is_directory() &&
-          entry.path().filename().string().rfind("shard-", 0) == 0 &&
-          fs::exists(entry.path() / "games.log")) {
-        shards.push_back((entry.path() / "games.log").string());
-      }
-    }
+    const std::vector<std::string> shards = ShardLogsIn(operand);
     if (shards.empty()) {
       return Invalid(absl::StrCat(operand,
                                   ": holds no games.log, nor shard-*/games.log"));
     }
-    std::sort(shards.begin(), shards.end());
     paths.insert(paths.end(), shards.begin(), shards.end());
   }
   if (paths.empty()) return Invalid("no match logs named");
@@ -75,6 +81,7 @@ absl::StatusOr<std::vector<std::string>> ExpandLogPaths(
 
 absl::StatusOr<MergedLog> MergeLogs(const std::vector<std::string>& paths,
                                     bool final_merge) {
+  if (paths.empty()) return Invalid("no match logs to merge");
   MergedLog merged;
   std::map<int, std::string> game_source;  // index -> file
   std::map<int, std::string> shard_source;

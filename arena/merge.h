@@ -20,6 +20,9 @@ namespace chess {
 absl::StatusOr<std::vector<std::string>> ExpandLogPaths(
     const std::vector<std::string>& operands);
 
+// The shard-*/games.log files in `dir`, sorted.
+std::vector<std::string> ShardLogsIn(const std::string& dir);
+
 struct MergedLog {
   LogContents log;  // the whole match's header (no shard), games by index
   std::vector<std::string> sources;

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -183,6 +184,45 @@ TEST_F(MergeTest, ShardResumesItsOwnLogOnly) {
   ASSERT_TRUE(merged.ok()) << merged.status();
   EXPECT_TRUE(merged->missing_games.empty());
   EXPECT_EQ(merged->log.games.size(), 14u);
+}
+
+// With an SPRT, shards running at once stop when the LLR over all of them
+// crosses a bound, each learning it from the others' logs within one check
+// interval (here 100 ms) and the games then in progress.
+TEST_F(MergeTest, SprtOverAllShardsStopsEveryShard) {
+  const std::string text = absl::StrReplaceAll(
+      kMatch, {{"games: 14", "games: 600"},
+               {"config_file: \"configs/engines/simplified.textproto\"",
+                "config_file: \"configs/engines/material.textproto\""}});
+  auto match = ParseMatch(text, "sprt.textproto", ".");
+  ASSERT_TRUE(match.ok()) << match.status();
+  std::vector<std::thread> shards;
+  std::ostringstream reports[2];
+  int codes[2];
+  for (int s = 0; s < 2; ++s) {
+    shards.emplace_back([&, s] {
+      RunOptions options{.output_dir = Shard(s),
+                         .shard_index = s,
+                         .shard_count = 2,
+                         .peer_check_ms = 100,
+                         .concurrency = 1,
+                         .progress = false,
+                         .out = &reports[s]};
+      codes[s] = RunMatch(*match, options);
+    });
+  }
+  for (std::thread& t : shards) t.join();
+  for (int s = 0; s < 2; ++s) {
+    EXPECT_EQ(codes[s], kExitOk);
+    EXPECT_THAT(reports[s].str(),
+                HasSubstr("stopped: the SPRT over all shards accepted H1"))
+        << reports[s].str();
+  }
+  auto merged = MergeLogs(*ExpandLogPaths({dir_}), true);
+  ASSERT_TRUE(merged.ok()) << merged.status();
+  const MatchSummary all = SummarizeLog(merged->log);
+  EXPECT_EQ(all.pairings(0).sprt(), "H1 accepted");
+  EXPECT_LT(all.played_games(), 300) << FormatSummary(all);
 }
 
 }  // namespace
