@@ -8,6 +8,9 @@
 //   arena pgn LOG|DIR...     a match log as PGN on stdout
 //   arena merge --output_dir=DIR LOG|DIR...   the shards' logs as one match
 //   arena status DIR|LOG...  progress over all shards while they run
+//   arena slurm CONFIG --shards=N [--concurrency=C] [--sbatch=OPT,...] [--wait]
+//                            [--dry_run]: the match as a Slurm array job of
+//                            shards and a dependent merge job
 //   arena book --out=FILE    make a balanced EPD opening book
 //
 // Exit codes: 0 match complete or SPRT accepted H1; 1 SPRT accepted H0; 2 bad
@@ -38,6 +41,7 @@
 #include "arena/book_maker.h"
 #include "arena/match.h"
 #include "arena/merge.h"
+#include "arena/slurm.h"
 #include "engine/config.h"
 
 ABSL_FLAG(std::string, output_dir, "",
@@ -51,6 +55,12 @@ ABSL_FLAG(bool, drop_damaged, false,
           "resume a log with damaged records by dropping them (kept as "
           "games.log.damaged) and playing their games again");
 ABSL_FLAG(bool, progress, true, "live progress on stderr");
+ABSL_FLAG(int, shards, 4, "slurm: number of shards (array tasks)");
+ABSL_FLAG(std::vector<std::string>, sbatch, {},
+          "slurm: extra sbatch options, comma-separated (--sbatch=--partition=x)");
+ABSL_FLAG(bool, dry_run, false, "slurm: print the scripts, submit nothing");
+ABSL_FLAG(bool, wait, false,
+          "slurm: wait for the merge job and exit with its exit code");
 ABSL_FLAG(std::string, shard, "",
           "I/N: play only shard I of N of the match (game pairs dealt "
           "round-robin), into its own output_dir; merge with arena merge");
@@ -69,15 +79,24 @@ extern char** environ;
 
 namespace {
 
-// Runs a program (argv, no shell) and returns what it printed on stdout.
-std::string Capture(std::vector<std::string> args) {
+struct Captured {
+  std::string out;
+  int exit_code = -1;  // -1: could not run
+};
+
+// Runs a program (argv, no shell): what it printed on stdout and its exit
+// code. Its stderr goes to ours when `show_errors`, else nowhere.
+Captured Capture(std::vector<std::string> args, bool show_errors = false) {
+  Captured result;
   int out[2];
-  if (::pipe2(out, O_CLOEXEC) != 0) return "";
+  if (::pipe2(out, O_CLOEXEC) != 0) return result;
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
-  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null",
-                                   O_WRONLY, 0);
+  if (!show_errors) {
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null",
+                                     O_WRONLY, 0);
+  }
   posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null",
                                    O_RDONLY, 0);
   std::vector<char*> argv;
@@ -88,18 +107,20 @@ std::string Capture(std::vector<std::string> args) {
                                    argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   ::close(out[1]);
-  std::string text;
   if (error == 0) {
     char buffer[4096];
     ssize_t n;
     while ((n = ::read(out[0], buffer, sizeof buffer)) > 0 ||
            (n < 0 && errno == EINTR)) {
-      if (n > 0) text.append(buffer, size_t(n));
+      if (n > 0) result.out.append(buffer, size_t(n));
     }
-    ::waitpid(pid, nullptr, 0);
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
   }
   ::close(out[0]);
-  return text;
+  return result;
 }
 
 // The workspace's git revision, "-dirty" when tracked files changed.
@@ -107,11 +128,11 @@ std::string GitRevision() {
   const char* workspace = std::getenv("BUILD_WORKSPACE_DIRECTORY");
   const std::string dir = workspace ? workspace : ".";
   std::string revision = std::string(absl::StripTrailingAsciiWhitespace(
-      Capture({"git", "-C", dir, "rev-parse", "--short=12", "HEAD"})));
+      Capture({"git", "-C", dir, "rev-parse", "--short=12", "HEAD"}).out));
   if (revision.empty()) return "unknown";
   if (!Capture({"git", "-C", dir, "status", "--porcelain",
                 "--untracked-files=no"})
-           .empty()) {
+           .out.empty()) {
     revision += "-dirty";
   }
   return revision;
@@ -212,6 +233,87 @@ int Status(const std::vector<char*>& args) {
   return 0;
 }
 
+// Submits the match to Slurm: an array job of shards and a merge job that
+// depends on them (see arena/slurm.h).
+int Slurm(const std::vector<char*>& args) {
+  if (args.size() != 3) {
+    std::cerr << "slurm needs one match config: arena slurm CONFIG --shards=N\n";
+    return chess::kExitBadInput;
+  }
+  namespace fs = std::filesystem;
+  const std::string config = fs::absolute(chess::CommandLinePath(args[2]));
+  absl::StatusOr<chess::LoadedMatch> match = chess::LoadMatch(config);
+  if (!match.ok()) {
+    std::cerr << match.status().message() << "\n";
+    return chess::kExitBadInput;
+  }
+  chess::SlurmJob job;
+  job.shards = absl::GetFlag(FLAGS_shards);
+  job.cpus_per_task = absl::GetFlag(FLAGS_concurrency) > 0
+                          ? absl::GetFlag(FLAGS_concurrency)
+                          : std::max(1, match->config.concurrency());
+  std::string dir = chess::CommandLinePath(absl::GetFlag(FLAGS_output_dir));
+  if (dir.empty()) dir = chess::CommandLinePath(match->config.output_dir());
+  if (dir.empty() || job.shards < 1 || job.shards > 10000) {
+    std::cerr << "slurm needs an output_dir (config or --output_dir) on a "
+                 "filesystem every node sees, and --shards between 1 and "
+                 "10000\n";
+    return chess::kExitBadInput;
+  }
+  job.output_dir = fs::absolute(dir).lexically_normal().string();
+  job.arena = fs::read_symlink("/proc/self/exe").string();
+  job.config = config;
+  job.name = match->config.name().empty() ? "arena" : match->config.name();
+  job.sbatch_options = absl::GetFlag(FLAGS_sbatch);
+  const std::string shards_script = chess::ShardArrayScript(job);
+  const std::string merge_script = chess::MergeScript(job);
+  if (absl::GetFlag(FLAGS_dry_run)) {
+    std::cout << "# " << job.output_dir << "/shards.sbatch\n" << shards_script
+              << "\n# " << job.output_dir << "/merge.sbatch "
+              << "(--dependency=afterany:<shards job>)\n" << merge_script;
+    return 0;
+  }
+  std::error_code ec;
+  for (int i = 0; i < job.shards; ++i)
+    fs::create_directories(absl::StrCat(job.output_dir, "/shard-", i), ec);
+  for (const auto& [name, text] :
+       {std::pair{"shards.sbatch", shards_script},
+        std::pair{"merge.sbatch", merge_script}}) {
+    if (absl::Status s =
+            chess::WriteFileAtomically(job.output_dir + "/" + name, text);
+        !s.ok()) {
+      std::cerr << s.message() << "\n";
+      return chess::kExitIoError;
+    }
+  }
+  const Captured shards = Capture(
+      {"sbatch", "--parsable", job.output_dir + "/shards.sbatch"}, true);
+  const std::string shards_id(absl::StripAsciiWhitespace(shards.out));
+  if (shards.exit_code != 0 || shards_id.empty()) {
+    std::cerr << "sbatch could not submit " << job.output_dir
+              << "/shards.sbatch (exit code " << shards.exit_code << ")\n";
+    return chess::kExitEngineFailure;
+  }
+  std::vector<std::string> merge = {
+      "sbatch", "--parsable",
+      absl::StrCat("--dependency=afterany:", shards_id.substr(0, shards_id.find(';')))};
+  if (absl::GetFlag(FLAGS_wait)) merge.push_back("--wait");
+  merge.push_back(job.output_dir + "/merge.sbatch");
+  std::cerr << "shards: job " << shards_id << " (" << job.shards
+            << " array tasks); progress: arena status " << job.output_dir
+            << "\n";
+  const Captured merged = Capture(merge, true);
+  const std::string merge_id(absl::StripAsciiWhitespace(merged.out));
+  if (merge_id.empty()) {
+    std::cerr << "sbatch could not submit the merge job\n";
+    return chess::kExitEngineFailure;
+  }
+  std::cerr << "merge: job " << merge_id << " into " << job.output_dir
+            << "/merged\n";
+  // With --wait, sbatch exits with the merge job's exit code: the arena's.
+  return absl::GetFlag(FLAGS_wait) ? merged.exit_code : 0;
+}
+
 // "I/N" with 0 <= I < N.
 bool ParseShard(const std::string& text, int* index, int* count) {
   std::vector<std::string> parts = absl::StrSplit(text, '/');
@@ -250,7 +352,8 @@ int Run(const std::string& config_path) {
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
       "arena [run] [CONFIG] [--shard=I/N] | summary LOG... | pgn LOG... | "
-      "merge --output_dir=DIR LOG... | status DIR... | book --out=FILE\n"
+      "merge --output_dir=DIR LOG... | status DIR... | slurm CONFIG "
+      "--shards=N [--wait] [--dry_run] | book --out=FILE\n"
       "Exit codes: 0 complete or H1, 1 H0, 2 bad input, 3 engine failure, 4 "
       "I/O error.");
   std::vector<char*> args = absl::ParseCommandLine(argc, argv);
@@ -259,7 +362,8 @@ int main(int argc, char** argv) {
   std::string command = args.size() > 1 ? args[1] : "run";
   std::string operand = args.size() > 2 ? args[2] : "";
   if (command != "run" && command != "summary" && command != "pgn" &&
-      command != "merge" && command != "status" && command != "book") {
+      command != "merge" && command != "status" && command != "slurm" &&
+      command != "book") {
     operand = command;  // "arena CONFIG"
     command = "run";
   }
@@ -276,6 +380,7 @@ int main(int argc, char** argv) {
   if (command == "summary" || command == "pgn") return SummaryOrPgn(args);
   if (command == "merge") return Merge(args);
   if (command == "status") return Status(args);
+  if (command == "slurm") return Slurm(args);
   chess::BookOptions book;
   book.positions = absl::GetFlag(FLAGS_positions);
   book.plies = absl::GetFlag(FLAGS_plies);

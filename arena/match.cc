@@ -361,7 +361,7 @@ std::string WatchShardSprt(const std::string& dir, int every_ms,
   if (!own.has_filename()) own = own.parent_path();  // "x/shard-0/"
   if (own.filename().string().rfind("shard-", 0) != 0) return "";
   const std::string parent = own.parent_path().string();
-  int64_t next_ms = NowMs() + every_ms;
+  int64_t next_ms = NowMs();  // a shard started late may have nothing to do
   while (!workers_done.load()) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     if (NowMs() < next_ms) continue;
@@ -626,7 +626,9 @@ int RunMatch(const LoadedMatch& match, const RunOptions& options) {
   }
   MatchSummary summary = standings.Build(scheduled);
   if (sharded) {
-    summary.set_name(absl::StrCat(summary.name(), " (shard ", options.shard_index,
+    summary.set_name(absl::StrCat(
+        summary.name().empty() ? "(unnamed)" : summary.name(), " (shard ",
+        options.shard_index,
                                   "/", options.shard_count, ")"));
   }
   summary.set_exit_code(exit_code);

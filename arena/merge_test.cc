@@ -222,7 +222,9 @@ TEST_F(MergeTest, SprtOverAllShardsStopsEveryShard) {
   ASSERT_TRUE(merged.ok()) << merged.status();
   const MatchSummary all = SummarizeLog(merged->log);
   EXPECT_EQ(all.pairings(0).sprt(), "H1 accepted");
-  EXPECT_LT(all.played_games(), 300) << FormatSummary(all);
+  // Both stopped well before the cap (the overshoot is the games played
+  // within one check interval, which grows with the time reading the logs).
+  EXPECT_LT(all.played_games(), 500) << FormatSummary(all);
 }
 
 }  // namespace

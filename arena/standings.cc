@@ -39,7 +39,9 @@ MatchSummary SummarizeLog(const LogContents& log) {
       shard ? ShardSize(h.scheduled_games(), h.shard_index(), h.shard_count())
             : h.scheduled_games());
   if (shard) {
-    summary.set_name(absl::StrCat(summary.name(), " (shard ", h.shard_index(),
+    summary.set_name(absl::StrCat(
+        summary.name().empty() ? "(unnamed)" : summary.name(), " (shard ",
+        h.shard_index(),
                                   "/", h.shard_count(), ")"));
   }
   if (log.duplicates > 0) summary.set_duplicate_records(log.duplicates);
