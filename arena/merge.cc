@@ -1,9 +1,11 @@
 #include "arena/merge.h"
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <map>
 #include <set>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -86,10 +88,24 @@ absl::StatusOr<MergedLog> MergeLogs(const std::vector<std::string>& paths,
   std::map<int, std::string> game_source;  // index -> file
   std::map<int, std::string> shard_source;
   const MatchHeader* first = nullptr;
+  // Read and checked on every core: replaying each game's moves dominates.
+  std::vector<absl::StatusOr<LogContents>> read(paths.size());
+  std::atomic<size_t> next{0};
+  std::vector<std::thread> readers;
+  const size_t threads = std::min<size_t>(
+      paths.size(), std::max(1u, std::thread::hardware_concurrency()));
+  for (size_t t = 0; t < threads; ++t) {
+    readers.emplace_back([&] {
+      for (size_t i; (i = next.fetch_add(1)) < paths.size();)
+        read[i] = ReadLog(paths[i]);
+    });
+  }
+  for (std::thread& reader : readers) reader.join();
   std::vector<LogContents> logs;
   logs.reserve(paths.size());
-  for (const std::string& path : paths) {
-    absl::StatusOr<LogContents> log = ReadLog(path);
+  for (size_t i = 0; i < paths.size(); ++i) {
+    const std::string& path = paths[i];
+    absl::StatusOr<LogContents>& log = read[i];
     if (!log.ok()) return log.status();
     if (log->empty()) return Invalid(absl::StrCat(path, ": empty log"));
     if (!log->damage.empty()) {
@@ -167,13 +183,20 @@ absl::StatusOr<MergedLog> MergeLogs(const std::vector<std::string>& paths,
   for (int i = 0; i < header.scheduled_games(); ++i)
     if (!game_source.count(i)) merged.missing_games.push_back(i);
   if (first->shard_count() > 0) {
-    for (int s = 0; s < first->shard_count(); ++s) {
-      if (!shard_source.count(s)) {
-        merged.notes.push_back(absl::StrCat("shard ", s, "/",
-                                            first->shard_count(),
-                                            " is missing: none of its games "
-                                            "are counted"));
+    std::vector<int> absent;
+    for (int s = 0; s < first->shard_count(); ++s)
+      if (!shard_source.count(s)) absent.push_back(s);
+    for (int s : absent) {
+      const std::string note = absl::StrCat(
+          "shard ", s, "/", first->shard_count(), " is missing: its ",
+          ShardSize(header.scheduled_games(), s, first->shard_count()),
+          " games are in no log");
+      if (final_merge) {
+        return Invalid(absl::StrCat(
+            note, " (logs given: ", absl::StrJoin(paths, ", "),
+            "); nothing was merged or changed"));
       }
+      merged.notes.push_back(note);
     }
   }
   if (!merged.missing_games.empty()) {

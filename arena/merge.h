@@ -32,7 +32,8 @@ struct MergedLog {
 };
 
 // Reads and merges. `final_merge` refuses torn shard logs (resume the shard
-// first); otherwise a torn tail is noted (a shard still running or killed).
+// first) and missing shards; otherwise they are noted (a shard still running,
+// killed, or not started yet).
 // InvalidArgument errors name the file and the games concerned: logs of
 // different matches or shard counts, a game in two logs, a shard twice, a
 // damaged log. Nothing is written.

@@ -114,8 +114,13 @@ TEST_F(MergeTest, ShardsMergeToTheSingleMachineMatch) {
 
 TEST_F(MergeTest, MissingShardIsNamedWithItsGames) {
   PlayShards(3);
-  auto merged = MergeLogs({Shard(0) + "/games.log", Shard(2) + "/games.log"},
-                          /*final_merge=*/true);
+  const std::vector<std::string> two = {Shard(0) + "/games.log",
+                                        Shard(2) + "/games.log"};
+  auto final_merge = MergeLogs(two, /*final_merge=*/true);
+  ASSERT_FALSE(final_merge.ok());
+  EXPECT_THAT(final_merge.status().message(),
+              HasSubstr("shard 1/3 is missing: its 4 games are in no log"));
+  auto merged = MergeLogs(two, /*final_merge=*/false);
   ASSERT_TRUE(merged.ok()) << merged.status();
   EXPECT_EQ(merged->missing_games, (std::vector<int>{2, 3, 8, 9}));
   EXPECT_THAT(absl::StrJoin(merged->notes, "\n"),

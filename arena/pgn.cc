@@ -7,6 +7,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_replace.h"
 #include "engine/game.h"
+#include "engine/movegen.h"
 #include "engine/notation.h"
 
 namespace chess {
@@ -185,13 +186,14 @@ std::string GameToPgn(const GameRecord& game, const MatchHeader& header) {
   Movetext text;
   Position pos = start_pos;
   auto add_move = [&](absl::string_view uci, const std::string& comment) {
-    auto move = ParseUci(pos, uci);
+    const MoveList legal = LegalMoves(pos);
+    auto move = ParseUci(pos, uci, legal);
     if (!move.ok())
-      return false;  // cannot happen for arena logs; stop cleanly if it does
+      return false;  // a log's records are checked: cannot happen
     if (pos.side_to_move() == kWhite) {
       text.Add(absl::StrCat(pos.fullmove_number(), "."));
     }
-    text.Add(ToSan(pos, *move));
+    text.Add(ToSan(pos, *move, legal));
     if (!comment.empty()) text.Add(comment);
     pos.MakeMove(*move);
     return true;

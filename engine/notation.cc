@@ -1,5 +1,6 @@
 #include "engine/notation.h"
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
@@ -25,14 +26,39 @@ std::string ToUci(Move m) {
 }
 
 absl::StatusOr<Move> ParseUci(const Position& pos, absl::string_view text) {
-  for (Move m : LegalMoves(pos)) {
-    if (ToUci(m) == text) return m;
+  return ParseUci(pos, text, LegalMoves(pos));
+}
+
+absl::StatusOr<Move> ParseUci(const Position& pos, absl::string_view text,
+                              const MoveList& legal) {
+  // Compared by squares, not by text: no string per legal move (replaying a
+  // 100,000-game log spends its time here).
+  if (text.size() == 4 || text.size() == 5) {
+    const Square from = ParseSquare(text.substr(0, 2));
+    const Square to = ParseSquare(text.substr(2, 2));
+    const PieceType promotion =
+        text.size() == 5 ? SanPieceType(absl::ascii_toupper(text[4]))
+                         : kNoPieceType;
+    const bool valid_promotion =
+        text.size() == 4 || (promotion >= kKnight && promotion <= kQueen &&
+                             absl::ascii_islower(text[4]));
+    if (from != kNoSquare && to != kNoSquare && valid_promotion) {
+      for (Move m : legal) {
+        if (m.from() == from && m.to() == to &&
+            (m.is_promotion() ? m.promotion_type() : kNoPieceType) == promotion)
+          return m;
+      }
+    }
   }
   return absl::InvalidArgumentError(
       absl::StrCat("\"", text, "\" is not a legal move in ", pos.ToFen()));
 }
 
 std::string ToSan(const Position& pos, Move m) {
+  return ToSan(pos, m, LegalMoves(pos));
+}
+
+std::string ToSan(const Position& pos, Move m, const MoveList& legal) {
   std::string san;
   const PieceType type = TypeOf(pos.piece_on(m.from()));
   if (m.flag() == kKingCastle) {
@@ -49,7 +75,7 @@ std::string ToSan(const Position& pos, Move m) {
   } else {
     san = kSanPieceLetters[type];
     bool ambiguous = false, same_file = false, same_rank = false;
-    for (Move other : LegalMoves(pos)) {
+    for (Move other : legal) {
       if (other == m || other.to() != m.to() ||
           TypeOf(pos.piece_on(other.from())) != type) {
         continue;
