@@ -372,11 +372,11 @@ std::string WatchShardSprt(const std::string& dir, int every_ms,
     if (!merged.ok()) continue;  // a peer mid-write or damaged: next time
     const MatchSummary all = SummarizeLog(merged->log);
     if (all.pairings().empty()) continue;
-    const std::string& sprt = all.pairings(0).sprt();
-    if (sprt == "H0 accepted" || sprt == "H1 accepted") {
+    const SprtVerdict verdict = all.pairings(0).sprt_verdict();
+    if (verdict == SPRT_ACCEPT_H0 || verdict == SPRT_ACCEPT_H1) {
       *stop = true;
-      return absl::StrCat("accepted ", sprt.substr(0, 2), " after ",
-                          all.played_games(), " games");
+      return absl::StrCat("accepted ", verdict == SPRT_ACCEPT_H0 ? "H0" : "H1",
+                          " after ", all.played_games(), " games");
     }
   }
   return "";

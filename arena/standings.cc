@@ -22,7 +22,7 @@ std::string SummaryVerdict(const MatchSummary& s, int exit_code) {
     default:
       break;
   }
-  if (!s.pairings().empty() && s.pairings(0).sprt() == "H1 accepted")
+  if (!s.pairings().empty() && s.pairings(0).sprt_verdict() == SPRT_ACCEPT_H1)
     return "SPRT accepted H1";
   return s.played_games() >= s.scheduled_games() ? "match complete"
                                                  : "match incomplete";

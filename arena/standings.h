@@ -88,15 +88,17 @@ class Standings {
       switch (SprtDecide(sprt, s.llr())) {
         case SprtDecision::kAcceptH0:
           s.set_sprt("H0 accepted");
+          s.set_sprt_verdict(SPRT_ACCEPT_H0);
           break;
         case SprtDecision::kAcceptH1:
           s.set_sprt("H1 accepted");
+          s.set_sprt_verdict(SPRT_ACCEPT_H1);
           break;
         case SprtDecision::kContinue:
           s.set_sprt("inconclusive");
+          s.set_sprt_verdict(SPRT_CONTINUE);
           break;
-      }
-    }
+      }    }
     return s;
   }
 

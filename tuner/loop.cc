@@ -109,8 +109,9 @@ absl::StatusOr<LoopReport> RunLoop(const LoopConfig& config,
               config.seed() * 31 + g, true, gen + "/sprt");
     if (!vs_best.ok()) return vs_best.status();
     const PairingSummary& p = vs_best->pairings(0);
-    const bool accepted = p.sprt() == "H1 accepted" ||
-                          (p.sprt() == "inconclusive" && p.los() >= 0.95);
+    const bool accepted =
+        p.sprt_verdict() == SPRT_ACCEPT_H1 ||
+        (p.sprt_verdict() == SPRT_CONTINUE && p.los() >= 0.95);
 
     GenerationRow* row = report.add_generations();
     row->set_generation(g);
