@@ -38,6 +38,7 @@ absl::StatusOr<MatchSummary> PlayMatch(const MatchRequest& r) {
     match.openings.push_back(Opening{Position::Start(), {}});
   }
   match.schedule = MakeSchedule(c, int(match.openings.size()));
+  match.book_fingerprint = BookFingerprint(match.openings);
   std::ostringstream report;
   RunOptions options;
   options.output_dir = r.output_dir;
