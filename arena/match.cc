@@ -489,23 +489,23 @@ absl::StatusOr<LoadedMatch> LoadMatch(const std::string& path) {
   return ParseMatch(*text, path, fs::path(path).parent_path().string());
 }
 
-int RunMatch(const LoadedMatch& match, const RunOptions& options) {
-  std::ostream& out = options.out ? *options.out : std::cout;
+absl::StatusOr<MatchSummary> PlayMatchForSummary(const LoadedMatch& match,
+                                                 const RunOptions& options) {
   const MatchConfig& config = match.config;
   const std::string dir =
       !options.output_dir.empty() ? options.output_dir : config.output_dir();
   if (dir.empty()) {
-    std::cerr << match.source
-              << ":1:1: output_dir: missing; set it in the config or pass "
-                 "--output_dir\n";
-    return kExitBadInput;
+    return absl::InvalidArgumentError(
+        absl::StrCat(match.source,
+                     ":1:1: output_dir: missing; set it in the config or pass "
+                     "--output_dir"));
   }
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec || !fs::is_directory(dir, ec)) {
-    std::cerr << dir << ": cannot create the output directory"
-              << (ec ? ": " + ec.message() : "") << "\n";
-    return kExitIoError;
+    return absl::InternalError(
+        absl::StrCat(dir, ": cannot create the output directory",
+                     ec ? ": " + ec.message() : ""));
   }
   const std::string log_path = (fs::path(dir) / "games.log").string();
 
@@ -513,11 +513,7 @@ int RunMatch(const LoadedMatch& match, const RunOptions& options) {
   std::vector<GameRecord> done;
   absl::StatusOr<RecordWriter> writer =
       OpenLog(match, options, log_path, &done);
-  if (!writer.ok()) {
-    std::cerr << writer.status().message() << "\n";
-    return absl::IsInvalidArgument(writer.status()) ? kExitBadInput
-                                                    : kExitIoError;
-  }
+  if (!writer.ok()) return writer.status();
 
   // A shard's standings are its own games': no SPRT verdict on a part.
   MatchConfig standings_config = config;
@@ -631,38 +627,65 @@ int RunMatch(const LoadedMatch& match, const RunOptions& options) {
         options.shard_index,
                                   "/", options.shard_count, ")"));
   }
+  // Derived files, rewritten from the log so they always match it; a failed
+  // write keeps the previous file and is exit code 4. The PGN first, so that
+  // result.textproto holds the final exit code.
+  absl::StatusOr<LogContents> log = ReadLog(log_path);
+  absl::Status written =
+      log.ok() ? WriteFileAtomically((fs::path(dir) / "games.pgn").string(),
+                                     LogToPgn(*log))
+               : log.status();
+  if (!written.ok()) {
+    std::cerr << written.message() << "\n";
+    if (exit_code == kExitOk) exit_code = kExitIoError;
+  }
   summary.set_exit_code(exit_code);
   summary.set_verdict(SummaryVerdict(summary, exit_code));
   if (!global_verdict.empty() && exit_code == kExitOk) {
     summary.set_verdict(absl::StrCat("stopped: the SPRT over all shards ",
                                      global_verdict));
   }
-  out << FormatSummary(summary);
-
-  // Derived files, rewritten from the log so they always match it; a failed
-  // write keeps the previous file.
-  absl::StatusOr<LogContents> log = ReadLog(log_path);
-  absl::Status written =
-      log.ok() ? WriteDerivedFiles(dir, summary, *log) : log.status();
-  if (!written.ok()) {
-    std::cerr << written.message() << "\n";
-    if (exit_code == kExitOk) exit_code = kExitIoError;
-  }
-  return exit_code;
-}
-
-absl::Status WriteDerivedFiles(const std::string& dir,
-                               const MatchSummary& summary,
-                               const LogContents& log) {
   std::string text;
   google::protobuf::TextFormat::PrintToString(summary, &text);
   if (absl::Status s = WriteFileAtomically(
           (fs::path(dir) / "result.textproto").string(), text);
       !s.ok()) {
+    std::cerr << s.message() << "\n";
+    if (summary.exit_code() == kExitOk) {
+      summary.set_exit_code(kExitIoError);
+      summary.set_verdict(SummaryVerdict(summary, kExitIoError));
+    }
+  }
+  return summary;
+}
+
+int ExitCodeFor(const absl::Status& status) {
+  if (status.ok()) return kExitOk;
+  return absl::IsInvalidArgument(status) ? kExitBadInput : kExitIoError;
+}
+
+int RunMatch(const LoadedMatch& match, const RunOptions& options) {
+  absl::StatusOr<MatchSummary> summary = PlayMatchForSummary(match, options);
+  if (!summary.ok()) {
+    std::cerr << summary.status().message() << "\n";
+    return ExitCodeFor(summary.status());
+  }
+  *(options.out ? options.out : &std::cout) << FormatSummary(*summary);
+  return summary->exit_code();
+}
+
+absl::Status WriteDerivedFiles(const std::string& dir,
+                               const MatchSummary& summary,
+                               const LogContents& log) {
+  if (absl::Status s = WriteFileAtomically(
+          (fs::path(dir) / "games.pgn").string(), LogToPgn(log));
+      !s.ok()) {
     return s;
   }
-  return WriteFileAtomically((fs::path(dir) / "games.pgn").string(),
-                             LogToPgn(log));
+  std::string text;
+  google::protobuf::TextFormat::PrintToString(summary, &text);
+  return WriteFileAtomically((fs::path(dir) / "result.textproto").string(),
+                             text);
 }
 
 absl::StatusOr<MatchLog> ReadMatchLog(const std::string& log_path) {

@@ -60,7 +60,16 @@ struct RunOptions {
   std::string revision;  // recorded in the log header (e.g. the git revision)
 };
 
-// Plays (or resumes) the match and returns the exit code.
+// Plays (or resumes) the match, writes games.pgn and result.textproto, and
+// returns the standings; their exit_code is the match's (0, 1 H0, 3 engine
+// failure, 4 an output could not be written). Errors before any game:
+// InvalidArgument (bad config or log: exit code 2), others (exit code 4).
+absl::StatusOr<MatchSummary> PlayMatchForSummary(const LoadedMatch& match,
+                                                 const RunOptions& options);
+// The exit code of an error of PlayMatchForSummary.
+int ExitCodeFor(const absl::Status& status);
+// PlayMatchForSummary, printing the report to options.out (errors to
+// stderr): returns the exit code.
 int RunMatch(const LoadedMatch& match, const RunOptions& options);
 
 // The games of a log, each once, in the order they finished.

@@ -1,7 +1,5 @@
 #include "tuner/selfplay.h"
 
-#include <sstream>
-
 #include "absl/strings/str_cat.h"
 #include "arena/schedule.h"
 
@@ -39,20 +37,24 @@ absl::StatusOr<MatchSummary> PlayMatch(const MatchRequest& r) {
   }
   match.schedule = MakeSchedule(c, int(match.openings.size()));
   match.book_fingerprint = BookFingerprint(match.openings);
-  std::ostringstream report;
   RunOptions options;
   options.output_dir = r.output_dir;
   options.concurrency = r.concurrency;
   options.progress = false;
-  options.out = &report;
-  const int code = RunMatch(match, options);
+  absl::StatusOr<MatchSummary> summary = PlayMatchForSummary(match, options);
+  if (!summary.ok()) {
+    return absl::InternalError(absl::StrCat("match in ", r.output_dir,
+                                            " failed: ",
+                                            summary.status().message()));
+  }
+  const int code = summary->exit_code();
   if (code == kExitBadInput || code == kExitIoError ||
       code == kExitEngineFailure) {
     return absl::InternalError(absl::StrCat("match in ", r.output_dir,
                                             " failed (exit ", code,
-                                            "): ", report.str()));
+                                            "): ", FormatSummary(*summary)));
   }
-  return SummarizeLog(r.output_dir + "/games.log");
+  return summary;
 }
 
 }  // namespace chess
