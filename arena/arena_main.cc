@@ -210,8 +210,7 @@ int Merge(const std::vector<char*>& args) {
   absl::StatusOr<chess::MatchSummary> summary = chess::WriteMerge(*merged, out);
   if (!summary.ok()) {
     std::cerr << summary.status().message() << "\n";
-    return absl::IsInvalidArgument(summary.status()) ? chess::kExitBadInput
-                                                     : chess::kExitIoError;
+    return chess::ExitCodeFor(summary.status());
   }
   for (const std::string& note : merged->notes) std::cerr << note << "\n";
   std::cout << chess::FormatSummary(*summary);

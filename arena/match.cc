@@ -382,6 +382,14 @@ std::string WatchShardSprt(const std::string& dir, int every_ms,
   return "";
 }
 
+// A match whose outputs could not all be written: exit code 4, unless it had
+// already failed otherwise.
+void MarkIoError(MatchSummary* summary) {
+  if (summary->exit_code() != kExitOk) return;
+  summary->set_exit_code(kExitIoError);
+  summary->set_verdict(SummaryVerdict(*summary, kExitIoError));
+}
+
 // ---- progress ----
 
 class Progress {
@@ -621,40 +629,20 @@ absl::StatusOr<MatchSummary> PlayMatchForSummary(const LoadedMatch& match,
     exit_code = kExitH0;
   }
   MatchSummary summary = standings.Build(scheduled);
-  if (sharded) {
-    summary.set_name(absl::StrCat(
-        summary.name().empty() ? "(unnamed)" : summary.name(), " (shard ",
-        options.shard_index,
-                                  "/", options.shard_count, ")"));
-  }
-  // Derived files, rewritten from the log so they always match it; a failed
-  // write keeps the previous file and is exit code 4. The PGN first, so that
-  // result.textproto holds the final exit code.
-  absl::StatusOr<LogContents> log = ReadLog(log_path);
-  absl::Status written =
-      log.ok() ? WriteFileAtomically((fs::path(dir) / "games.pgn").string(),
-                                     LogToPgn(*log))
-               : log.status();
-  if (!written.ok()) {
-    std::cerr << written.message() << "\n";
-    if (exit_code == kExitOk) exit_code = kExitIoError;
-  }
+  if (sharded) NameShard(options.shard_index, options.shard_count, &summary);
   summary.set_exit_code(exit_code);
   summary.set_verdict(SummaryVerdict(summary, exit_code));
   if (!global_verdict.empty() && exit_code == kExitOk) {
     summary.set_verdict(absl::StrCat("stopped: the SPRT over all shards ",
                                      global_verdict));
   }
-  std::string text;
-  google::protobuf::TextFormat::PrintToString(summary, &text);
-  if (absl::Status s = WriteFileAtomically(
-          (fs::path(dir) / "result.textproto").string(), text);
-      !s.ok()) {
-    std::cerr << s.message() << "\n";
-    if (summary.exit_code() == kExitOk) {
-      summary.set_exit_code(kExitIoError);
-      summary.set_verdict(SummaryVerdict(summary, kExitIoError));
-    }
+  // Derived files, rewritten from the log so they always match it.
+  absl::StatusOr<LogContents> log = ReadLog(log_path);
+  absl::Status written =
+      log.ok() ? WriteDerivedFiles(dir, *log, &summary) : log.status();
+  if (!written.ok()) {
+    std::cerr << written.message() << "\n";
+    MarkIoError(&summary);
   }
   return summary;
 }
@@ -674,18 +662,17 @@ int RunMatch(const LoadedMatch& match, const RunOptions& options) {
   return summary->exit_code();
 }
 
-absl::Status WriteDerivedFiles(const std::string& dir,
-                               const MatchSummary& summary,
-                               const LogContents& log) {
-  if (absl::Status s = WriteFileAtomically(
-          (fs::path(dir) / "games.pgn").string(), LogToPgn(log));
-      !s.ok()) {
-    return s;
-  }
+absl::Status WriteDerivedFiles(const std::string& dir, const LogContents& log,
+                               MatchSummary* summary) {
+  // The PGN first, so that result.textproto holds the final exit code.
+  absl::Status pgn = WriteFileAtomically(
+      (fs::path(dir) / "games.pgn").string(), LogToPgn(log));
+  if (!pgn.ok()) MarkIoError(summary);
   std::string text;
-  google::protobuf::TextFormat::PrintToString(summary, &text);
-  return WriteFileAtomically((fs::path(dir) / "result.textproto").string(),
-                             text);
+  google::protobuf::TextFormat::PrintToString(*summary, &text);
+  absl::Status result = WriteFileAtomically(
+      (fs::path(dir) / "result.textproto").string(), text);
+  return pgn.ok() ? result : pgn;
 }
 
 absl::StatusOr<MatchLog> ReadMatchLog(const std::string& log_path) {

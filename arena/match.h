@@ -82,11 +82,12 @@ absl::StatusOr<MatchLog> ReadMatchLog(const std::string& log_path);
 // Standings recomputed from a log: the summary command.
 absl::StatusOr<MatchSummary> SummarizeLog(const std::string& log_path);
 
-// Rewrites OUTPUT_DIR/result.textproto and games.pgn, each whole or not at
-// all.
-absl::Status WriteDerivedFiles(const std::string& dir,
-                               const MatchSummary& summary,
-                               const LogContents& log);
+// Rewrites OUTPUT_DIR/games.pgn, then result.textproto from `summary`, each
+// whole or not at all. A PGN that cannot be written gives the summary exit
+// code 4 (unless it failed otherwise) before it is written. Returns the first
+// error.
+absl::Status WriteDerivedFiles(const std::string& dir, const LogContents& log,
+                               MatchSummary* summary);
 
 // The games of a log as PGN, in schedule order.
 std::string LogToPgn(const LogContents& log);

@@ -274,7 +274,7 @@ absl::StatusOr<MatchSummary> WriteMerge(const MergedLog& merged,
     return size.status();
   }
   MatchSummary summary = SummarizeLog(merged.log);
-  if (absl::Status s = WriteDerivedFiles(output_dir, summary, merged.log);
+  if (absl::Status s = WriteDerivedFiles(output_dir, merged.log, &summary);
       !s.ok()) {
     return s;
   }

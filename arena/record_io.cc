@@ -6,10 +6,10 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <sstream>
+#include <filesystem>
 
 #include "absl/strings/str_cat.h"
+#include "common/files.h"
 
 namespace chess {
 namespace {
@@ -52,17 +52,6 @@ absl::Status WriteAll(int fd, absl::string_view data, const std::string& path) {
     data.remove_prefix(size_t(n));
   }
   return absl::OkStatus();
-}
-
-// So that the rename survives a crash of the machine. (engine/config.h has
-// the same for text files; this library does not depend on the engine.)
-void SyncParentDirectory(const std::string& path) {
-  const size_t slash = path.rfind('/');
-  const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash + 1);
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return;
-  ::fsync(fd);
-  ::close(fd);
 }
 
 // Length, checksum, payload.
@@ -120,16 +109,14 @@ uint32_t Crc32c(absl::string_view data) {
 }
 
 absl::StatusOr<RecordFile> ReadRecordFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    if (errno == ENOENT)
+  absl::StatusOr<std::string> data = ReadFile(path);
+  if (!data.ok()) {
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec))
       return absl::NotFoundError(absl::StrCat(path, ": no such file"));
-    return ErrnoError("cannot open", path);
+    return data.status();
   }
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) return ErrnoError("cannot read", path);
-  return ParseRecordFile(buffer.str(), path);
+  return ParseRecordFile(*data, path);
 }
 
 absl::StatusOr<RecordFile> ParseRecordFile(absl::string_view data,
@@ -164,22 +151,9 @@ absl::StatusOr<RecordFile> ParseRecordFile(absl::string_view data,
 
 absl::StatusOr<uint64_t> ReplaceRecordFile(
     const std::string& path, const std::vector<std::string>& records) {
-  const std::string tmp = path + ".tmp";
-  const int fd =
-      ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return ErrnoError("cannot create", tmp);
   std::string data(kMagic);
   for (const std::string& payload : records) data += Frame(payload);
-  absl::Status status = WriteAll(fd, data, tmp);
-  if (status.ok() && ::fsync(fd) != 0) status = ErrnoError("fsync failed", tmp);
-  ::close(fd);
-  if (status.ok() && ::rename(tmp.c_str(), path.c_str()) != 0)
-    status = ErrnoError("cannot rename over", path);
-  if (status.ok()) SyncParentDirectory(path);
-  if (!status.ok()) {
-    ::unlink(tmp.c_str());
-    return status;
-  }
+  if (absl::Status s = WriteFileAtomically(path, data); !s.ok()) return s;
   return data.size();
 }
 

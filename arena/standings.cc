@@ -28,6 +28,12 @@ std::string SummaryVerdict(const MatchSummary& s, int exit_code) {
                                                  : "match incomplete";
 }
 
+void NameShard(int index, int count, MatchSummary* summary) {
+  summary->set_name(absl::StrCat(
+      summary->name().empty() ? "(unnamed)" : summary->name(), " (shard ",
+      index, "/", count, ")"));
+}
+
 MatchSummary SummarizeLog(const LogContents& log) {
   const MatchHeader& h = log.header;
   const bool shard = h.shard_count() > 0;
@@ -38,12 +44,7 @@ MatchSummary SummarizeLog(const LogContents& log) {
   MatchSummary summary = standings.Build(
       shard ? ShardSize(h.scheduled_games(), h.shard_index(), h.shard_count())
             : h.scheduled_games());
-  if (shard) {
-    summary.set_name(absl::StrCat(
-        summary.name().empty() ? "(unnamed)" : summary.name(), " (shard ",
-        h.shard_index(),
-                                  "/", h.shard_count(), ")"));
-  }
+  if (shard) NameShard(h.shard_index(), h.shard_count(), &summary);
   if (log.duplicates > 0) summary.set_duplicate_records(log.duplicates);
   for (const std::string& d : log.damage) summary.add_damaged_records(d);
   int exit_code = !log.damage.empty()         ? kExitBadInput

@@ -148,6 +148,9 @@ class Standings {
 // The verdict line for a summary and the exit code it comes with.
 std::string SummaryVerdict(const MatchSummary& summary, int exit_code);
 
+// "NAME (shard I/N)": a shard's standings are its own games'.
+void NameShard(int index, int count, MatchSummary* summary);
+
 // Standings recomputed from a log already read; it must not be empty. A log
 // with damaged records gets exit code 2.
 MatchSummary SummarizeLog(const LogContents& log);

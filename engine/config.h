@@ -7,6 +7,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "common/files.h"  // ReadFile, WriteFileAtomically
 #include "engine/engine_config.pb.h"
 #include "google/protobuf/message.h"
 
@@ -44,16 +45,6 @@ std::string ResolvePath(const std::string& base_dir, const std::string& path);
 // user was).
 std::string CommandLinePath(const std::string& path);
 
-// Reads a whole file; the error names the path (a directory is an error).
-absl::StatusOr<std::string> ReadFile(const std::string& path);
-
-// Writes `contents` beside `path`, syncs it and renames it over `path`: a crash
-// or a full disk leaves the old file or the new one, never a part.
-absl::Status WriteFileAtomically(const std::string& path,
-                                 absl::string_view contents);
-// Syncs the directory holding `path`, so that a rename into it survives a
-// crash of the machine.
-void SyncDirectoryOf(const std::string& path);
 
 }  // namespace chess
 

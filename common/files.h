@@ -1,0 +1,27 @@
+// Reading and durably writing whole files: what every program of the harness
+// (engine configs, match logs, results, PGN, tuner records) shares.
+#ifndef COMMON_FILES_H_
+#define COMMON_FILES_H_
+
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace chess {
+
+// Reads a whole file; the error names the path (a directory is an error).
+absl::StatusOr<std::string> ReadFile(const std::string& path);
+
+// Writes `contents` beside `path`, syncs it and renames it over `path`: a crash
+// or a full disk leaves the old file or the new one, never a part.
+absl::Status WriteFileAtomically(const std::string& path,
+                                 absl::string_view contents);
+// Syncs the directory holding `path`, so that a rename into it survives a
+// crash of the machine.
+void SyncDirectoryOf(const std::string& path);
+
+}  // namespace chess
+
+#endif  // COMMON_FILES_H_
