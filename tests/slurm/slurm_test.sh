@@ -71,8 +71,10 @@ for i in 0 1 2 3; do
 done
 echo "SPRT over shards: $(grep -m1 'SPRT:' "$WORK/sprt.txt" | xargs), $played games"
 
-# 3. A shard requeued mid-run (killed, then started again) loses nothing.
-sed -e 's/nodes: 1000/nodes: 4000/' -e 's/seed: 3/seed: 5/' "$WORK/m.textproto" \
+# 3. A shard requeued mid-run (killed, then started again) loses nothing. Each shard
+# plays 16 games of ~0.3 s, so the requeue lands seconds before the shard could end.
+sed -e 's/games: 16/games: 64/' -e 's/nodes: 1000/nodes: 20000/' -e 's/seed: 3/seed: 5/' \
+    "$WORK/m.textproto" \
     >"$WORK/requeue.textproto"
 "$ARENA" "$WORK/requeue.textproto" --output_dir="$WORK/requeue-single" --progress=false >/dev/null
 "$ARENA" slurm "$WORK/requeue.textproto" --shards=4 --output_dir="$WORK/requeue" --wait \
@@ -89,6 +91,8 @@ for _ in $(seq 1 300); do
   sleep 0.2
 done
 if [[ -n "$job" ]]; then
+  (( ${games:-0} < 16 )) || fail "shard 0 ended before it could be requeued (${games} games)"
+  echo "requeue: shard 0 requeued after ${games} of 16 games"
   scontrol requeue "${job}_0" || fail "scontrol requeue ${job}_0"
   # A requeued job waits for its begin time; release it now.
   sleep 1; scontrol update JobId="${job}_0" StartTime=now 2>/dev/null
