@@ -336,6 +336,9 @@ int Run(const std::string& config_path) {
   options.drop_damaged = absl::GetFlag(FLAGS_drop_damaged);
   options.concurrency = absl::GetFlag(FLAGS_concurrency);
   options.progress = absl::GetFlag(FLAGS_progress);
+  options.out = &std::cout;
+  options.notes = &std::cerr;
+  options.notes_are_terminal = ::isatty(STDERR_FILENO);
   options.revision = GitRevision();
   if (const std::string shard = absl::GetFlag(FLAGS_shard); !shard.empty() &&
       !ParseShard(shard, &options.shard_index, &options.shard_count)) {

@@ -4,11 +4,11 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cmath>
-#include <cerrno>
-#include <cstring>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
+#include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -173,6 +173,11 @@ absl::Status ValidateMatchShape(const MatchConfig& c) {
 
 namespace {
 
+// The library's only output: notes for whoever runs the match.
+void Note(const RunOptions& options, absl::string_view text) {
+  if (options.notes) *options.notes << text << std::flush;
+}
+
 // Replaces config files by their contents, merges overrides, fills in time
 // controls.
 absl::Status ResolvePlayers(MatchConfig* c, const std::string& base_dir) {
@@ -310,8 +315,10 @@ absl::StatusOr<RecordWriter> OpenLog(const LoadedMatch& match,
   }
   *done = existing->games;
   if (existing->torn) {
-    std::cerr << log_path
-              << ": cut a torn record at the end (an interrupted write)\n";
+    Note(options,
+         absl::StrCat(
+             log_path,
+             ": cut a torn record at the end (an interrupted write)\n"));
   }
   uint64_t valid_bytes = existing->valid_bytes;
   if (scheduled > logged || !existing->damage.empty() ||
@@ -337,13 +344,14 @@ absl::StatusOr<RecordWriter> OpenLog(const LoadedMatch& match,
     if (!size.ok()) return size.status();
     valid_bytes = *size;
     if (scheduled > logged) {
-      std::cerr << "game cap raised from " << logged << " to " << scheduled
-                << "\n";
+      Note(options, absl::StrCat("game cap raised from ", logged, " to ",
+                                 scheduled, "\n"));
     }
     if (!existing->damage.empty()) {
-      std::cerr << log_path << ": dropped " << existing->damage.size()
-                << " damaged records (the old log is " << kept
-                << "); their games are played again\n";
+      Note(options, absl::StrCat(log_path, ": dropped ",
+                                 existing->damage.size(),
+                                 " damaged records (the old log is ", kept,
+                                 "); their games are played again\n"));
     }
   }
   return RecordWriter::Append(log_path, valid_bytes);
@@ -394,15 +402,15 @@ void MarkIoError(MatchSummary* summary) {
 
 class Progress {
  public:
-  Progress(bool enabled, int total, int already)
-      : enabled_(enabled),
-        tty_(::isatty(STDERR_FILENO)),
+  Progress(const RunOptions& options, int total, int already)
+      : out_(options.progress ? options.notes : nullptr),
+        tty_(options.notes_are_terminal),
         total_(total),
         already_(already),
         start_ms_(NowMs()) {}
 
   void Update(const Standings& standings, bool force) {
-    if (!enabled_) return;
+    if (!out_) return;
     const int done = standings.played();
     const int64_t now = NowMs();
     if (done == last_done_) return;
@@ -430,18 +438,19 @@ class Progress {
     absl::StrAppendFormat(&line, "  %.1f games/min  ETA %ds", per_min,
                           int(eta_s));
     if (tty_) {
-      std::cerr << "\r" << line << "\033[K" << std::flush;
+      *out_ << "\r" << line << "\033[K" << std::flush;
     } else {
-      std::cerr << line << "\n";
+      *out_ << line << "\n";
     }
   }
 
   void Finish() {
-    if (enabled_ && tty_) std::cerr << "\n";
+    if (out_ && tty_) *out_ << "\n";
   }
 
  private:
-  bool enabled_, tty_;
+  std::ostream* out_;
+  bool tty_;
   int total_, already_;
   int64_t start_ms_, last_ms_ = 0;
   int last_done_ = -1;
@@ -547,8 +556,7 @@ absl::StatusOr<MatchSummary> PlayMatchForSummary(const LoadedMatch& match,
     if (!done_indices.count(g.index)) pending.push_back(&g);
   }
   if (!done.empty()) {
-    std::cerr << "resuming: " << done.size() << " games in the log, "
-              << pending.size() << " to play\n";
+    Note(options, absl::StrCat("resuming: ", done.size(), " games in the log, ", pending.size(), " to play\n"));
   }
 
   int concurrency =
@@ -564,8 +572,7 @@ absl::StatusOr<MatchSummary> PlayMatchForSummary(const LoadedMatch& match,
   };
   std::atomic<bool> stop{sprt_decided()};
   bool io_failed = false;
-  Progress progress(options.progress, scheduled,
-                    int(done.size()));
+  Progress progress(options, scheduled, int(done.size()));
 
   auto worker = [&]() {
     std::vector<std::unique_ptr<Player>> players(config.players_size());
@@ -593,7 +600,7 @@ absl::StatusOr<MatchSummary> PlayMatchForSummary(const LoadedMatch& match,
       std::lock_guard<std::mutex> lock(mutex);
       if (io_failed) break;
       if (absl::Status w = writer->Write(record.SerializeAsString()); !w.ok()) {
-        std::cerr << "\n" << w.message() << "\n";
+        Note(options, absl::StrCat("\n", w.message(), "\n"));
         io_failed = true;
         stop = true;
         break;
@@ -641,7 +648,7 @@ absl::StatusOr<MatchSummary> PlayMatchForSummary(const LoadedMatch& match,
   absl::Status written =
       log.ok() ? WriteDerivedFiles(dir, *log, &summary) : log.status();
   if (!written.ok()) {
-    std::cerr << written.message() << "\n";
+    Note(options, absl::StrCat(written.message(), "\n"));
     MarkIoError(&summary);
   }
   return summary;
@@ -655,10 +662,10 @@ int ExitCodeFor(const absl::Status& status) {
 int RunMatch(const LoadedMatch& match, const RunOptions& options) {
   absl::StatusOr<MatchSummary> summary = PlayMatchForSummary(match, options);
   if (!summary.ok()) {
-    std::cerr << summary.status().message() << "\n";
+    Note(options, absl::StrCat(summary.status().message(), "\n"));
     return ExitCodeFor(summary.status());
   }
-  *(options.out ? options.out : &std::cout) << FormatSummary(*summary);
+  if (options.out) *options.out << FormatSummary(*summary);
   return summary->exit_code();
 }
 

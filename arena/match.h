@@ -55,8 +55,12 @@ struct RunOptions {
   // shards crosses a bound.
   int peer_check_ms = 5000;
   int concurrency = 0;          // overrides the config's when > 0
-  bool progress = true;         // live progress on stderr
-  std::ostream* out = nullptr;  // final report; default std::cout
+  bool progress = true;         // a progress line on `notes`
+  std::ostream* out = nullptr;  // RunMatch's final report; none: not written
+  // Notes while the match runs (resumed, a torn record cut, a write failed)
+  // and the progress line; none: silent. The library never prints elsewhere.
+  std::ostream* notes = nullptr;
+  bool notes_are_terminal = false;  // progress rewrites one line in place
   std::string revision;  // recorded in the log header (e.g. the git revision)
 };
 
@@ -68,8 +72,8 @@ absl::StatusOr<MatchSummary> PlayMatchForSummary(const LoadedMatch& match,
                                                  const RunOptions& options);
 // The exit code of an error of PlayMatchForSummary.
 int ExitCodeFor(const absl::Status& status);
-// PlayMatchForSummary, printing the report to options.out (errors to
-// stderr): returns the exit code.
+// PlayMatchForSummary, writing the report to options.out (an error to
+// options.notes): returns the exit code.
 int RunMatch(const LoadedMatch& match, const RunOptions& options);
 
 // The games of a log, each once, in the order they finished.

@@ -299,7 +299,17 @@ TEST(MatchTest, ResumeSkipsFinishedGamesAndRefusesAnotherMatch) {
       .output_dir = dir, .fresh = true, .progress = false, .out = &report};
   ASSERT_EQ(RunMatch(*match, options), kExitOk);
   options.fresh = false;
+  // The library writes its notes only where it is told to, never to stderr.
+  std::ostringstream notes;
+  options.notes = &notes;
+  options.progress = true;
+  ::testing::internal::CaptureStderr();
+  ::testing::internal::CaptureStdout();
   ASSERT_EQ(RunMatch(*match, options), kExitOk);  // nothing left to play
+  EXPECT_EQ(::testing::internal::GetCapturedStdout(), "");
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+  EXPECT_THAT(notes.str(),
+              ::testing::HasSubstr("resuming: 12 games in the log, 0 to play"));
   EXPECT_EQ(GamesByIndex(dir + "/games.log").size(), 12u);
 
   auto other = ParseMatch(
