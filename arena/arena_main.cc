@@ -15,13 +15,8 @@
 //
 // Exit codes: 0 match complete or SPRT accepted H1; 1 SPRT accepted H0; 2 bad
 // input; 3 an engine could not be started; 4 the log could not be written.
-#include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-#include <cerrno>
 
 #include <cstdio>
 #include <cstdlib>
@@ -42,6 +37,8 @@
 #include "arena/match.h"
 #include "arena/merge.h"
 #include "arena/slurm.h"
+#include "common/files.h"
+#include "common/program.h"
 #include "engine/config.h"
 
 ABSL_FLAG(std::string, output_dir, "",
@@ -75,62 +72,17 @@ ABSL_FLAG(int, candidate_margin_cp, 40,
           "any legal move)");
 ABSL_FLAG(uint64_t, seed, 1, "book: random seed");
 
-extern char** environ;
-
 namespace {
 
-struct Captured {
-  std::string out;
-  int exit_code = -1;  // -1: could not run
-};
-
-// Runs a program (argv, no shell): what it printed on stdout and its exit
-// code. Its stderr goes to ours when `show_errors`, else nowhere.
-Captured Capture(std::vector<std::string> args, bool show_errors = false) {
-  Captured result;
-  int out[2];
-  if (::pipe2(out, O_CLOEXEC) != 0) return result;
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
-  if (!show_errors) {
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null",
-                                     O_WRONLY, 0);
-  }
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null",
-                                   O_RDONLY, 0);
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid;
-  const int error = ::posix_spawnp(&pid, argv[0], &actions, nullptr,
-                                   argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  ::close(out[1]);
-  if (error == 0) {
-    char buffer[4096];
-    ssize_t n;
-    while ((n = ::read(out[0], buffer, sizeof buffer)) > 0 ||
-           (n < 0 && errno == EINTR)) {
-      if (n > 0) result.out.append(buffer, size_t(n));
-    }
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-  }
-  ::close(out[0]);
-  return result;
-}
 
 // The workspace's git revision, "-dirty" when tracked files changed.
 std::string GitRevision() {
   const char* workspace = std::getenv("BUILD_WORKSPACE_DIRECTORY");
   const std::string dir = workspace ? workspace : ".";
   std::string revision = std::string(absl::StripTrailingAsciiWhitespace(
-      Capture({"git", "-C", dir, "rev-parse", "--short=12", "HEAD"}).out));
+      chess::RunProgram({"git", "-C", dir, "rev-parse", "--short=12", "HEAD"}).out));
   if (revision.empty()) return "unknown";
-  if (!Capture({"git", "-C", dir, "status", "--porcelain",
+  if (!chess::RunProgram({"git", "-C", dir, "status", "--porcelain",
                 "--untracked-files=no"})
            .out.empty()) {
     revision += "-dirty";
@@ -232,6 +184,26 @@ int Status(const std::vector<char*>& args) {
   return 0;
 }
 
+// Waits for a Slurm job to end and returns its exit code: polled twice a
+// second (sbatch --wait polls for up to 10 s, too slow for the tuner's short
+// matches).
+int WaitForJob(const std::string& id) {
+  int unknown = 0;
+  while (true) {
+    const chess::SlurmJobState job = chess::ParseJobState(
+        chess::RunProgram({"scontrol", "show", "job", "-o", id}).out);
+    if (job.ended) return job.exit_code < 0 ? chess::kExitIoError : job.exit_code;
+    // Gone from slurmctld's memory (MinJobAge) or slurmctld unreachable for
+    // a minute: the job's exit code is lost.
+    if (job.state.empty() && ++unknown > 120) {
+      std::cerr << "job " << id << " is unknown to scontrol; see its output\n";
+      return chess::kExitIoError;
+    }
+    if (!job.state.empty()) unknown = 0;
+    absl::SleepFor(absl::Milliseconds(500));
+  }
+}
+
 // Submits the match to Slurm: an array job of shards and a merge job that
 // depends on them (see arena/slurm.h).
 int Slurm(const std::vector<char*>& args) {
@@ -285,7 +257,7 @@ int Slurm(const std::vector<char*>& args) {
       return chess::kExitIoError;
     }
   }
-  const Captured shards = Capture(
+  const chess::ProgramOutput shards = chess::RunProgram(
       {"sbatch", "--parsable", job.output_dir + "/shards.sbatch"}, true);
   const std::string shards_id(absl::StripAsciiWhitespace(shards.out));
   if (shards.exit_code != 0 || shards_id.empty()) {
@@ -293,24 +265,24 @@ int Slurm(const std::vector<char*>& args) {
               << "/shards.sbatch (exit code " << shards.exit_code << ")\n";
     return chess::kExitEngineFailure;
   }
-  std::vector<std::string> merge = {
-      "sbatch", "--parsable",
-      absl::StrCat("--dependency=afterany:", shards_id.substr(0, shards_id.find(';')))};
-  if (absl::GetFlag(FLAGS_wait)) merge.push_back("--wait");
-  merge.push_back(job.output_dir + "/merge.sbatch");
+  const chess::ProgramOutput merged = chess::RunProgram(
+      {"sbatch", "--parsable",
+       absl::StrCat("--dependency=afterany:",
+                    shards_id.substr(0, shards_id.find(';'))),
+       job.output_dir + "/merge.sbatch"},
+      true);
+  std::string merge_id(absl::StripAsciiWhitespace(merged.out));
+  merge_id = merge_id.substr(0, merge_id.find(';'));
   std::cerr << "shards: job " << shards_id << " (" << job.shards
             << " array tasks); progress: arena status " << job.output_dir
             << "\n";
-  const Captured merged = Capture(merge, true);
-  const std::string merge_id(absl::StripAsciiWhitespace(merged.out));
-  if (merge_id.empty()) {
+  if (merged.exit_code != 0 || merge_id.empty()) {
     std::cerr << "sbatch could not submit the merge job\n";
     return chess::kExitEngineFailure;
   }
   std::cerr << "merge: job " << merge_id << " into " << job.output_dir
             << "/merged\n";
-  // With --wait, sbatch exits with the merge job's exit code: the arena's.
-  return absl::GetFlag(FLAGS_wait) ? merged.exit_code : 0;
+  return absl::GetFlag(FLAGS_wait) ? WaitForJob(merge_id) : 0;
 }
 
 // "I/N" with 0 <= I < N.

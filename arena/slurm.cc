@@ -1,7 +1,12 @@
 #include "arena/slurm.h"
 
+#include <algorithm>
+#include <iterator>
+
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
 
 namespace chess {
 namespace {
@@ -15,6 +20,32 @@ std::string Header(const SlurmJob& job, const std::string& suffix) {
 }
 
 }  // namespace
+
+SlurmJobState ParseJobState(const std::string& text) {
+  SlurmJobState job;
+  for (absl::string_view field :
+       absl::StrSplit(text, absl::ByAnyChar(" \n"), absl::SkipEmpty())) {
+    if (absl::ConsumePrefix(&field, "JobState=")) {
+      job.state = std::string(field);
+    } else if (absl::ConsumePrefix(&field, "ExitCode=")) {
+      // "code:signal"; a signal counts as the shell would report it.
+      std::vector<absl::string_view> parts = absl::StrSplit(field, ':');
+      int code = 0, signal = 0;
+      if (parts.size() == 2 && absl::SimpleAtoi(parts[0], &code) &&
+          absl::SimpleAtoi(parts[1], &signal)) {
+        job.exit_code = signal != 0 ? 128 + signal : code;
+      }
+    }
+  }
+  static constexpr absl::string_view kLive[] = {
+      "PENDING", "RUNNING", "SUSPENDED", "REQUEUED", "REQUEUE_HOLD",
+      "REQUEUE_FED", "CONFIGURING", "COMPLETING", "RESIZING", "SIGNALING",
+      "STAGE_OUT", "RESV_DEL_HOLD", "STOPPED"};
+  job.ended = !job.state.empty() &&
+              std::find(std::begin(kLive), std::end(kLive), job.state) ==
+                  std::end(kLive);
+  return job;
+}
 
 std::string ShellQuote(const std::string& text) {
   return absl::StrCat("'", absl::StrReplaceAll(text, {{"'", "'\\''"}}), "'");

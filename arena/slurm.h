@@ -24,6 +24,15 @@ std::string ShardArrayScript(const SlurmJob& job);
 // The sbatch script of the merge; submit it with
 // --dependency=afterany:<array job id>. Its exit code is the arena's.
 std::string MergeScript(const SlurmJob& job);
+// A job as `scontrol show job -o ID` describes it.
+struct SlurmJobState {
+  std::string state;  // PENDING, RUNNING, COMPLETED, FAILED, CANCELLED, ...
+  int exit_code = -1;  // of the batch script, once ended; -1: none given
+  bool ended = false;  // no longer pending, running, suspended or requeued
+};
+// An empty state when `text` holds no JobState.
+SlurmJobState ParseJobState(const std::string& text);
+
 // `text` quoted for a POSIX shell.
 std::string ShellQuote(const std::string& text);
 

@@ -20,7 +20,8 @@ namespace fs = std::filesystem;
 absl::StatusOr<LoopReport> RunLoop(const LoopConfig& config,
                                    const std::string& config_dir,
                                    const std::string& output_dir,
-                                   std::ostream& log) {
+                                   std::ostream& log,
+                                   const SlurmOptions& slurm) {
   const std::string start_path =
       ResolvePath(config_dir, config.start_config().empty()
                                   ? "../engines/simplified.textproto"
@@ -28,9 +29,11 @@ absl::StatusOr<LoopReport> RunLoop(const LoopConfig& config,
   absl::StatusOr<EngineConfig> start = LoadEngineConfig(start_path);
   if (!start.ok()) return start.status();
   std::vector<Opening> openings;
-  if (!config.book().empty()) {
+  const std::string book =
+      config.book().empty() ? "" : ResolvePath(config_dir, config.book());
+  if (!book.empty()) {
     absl::StatusOr<std::vector<Opening>> loaded =
-        LoadBook(ResolvePath(config_dir, config.book()), /*max_plies=*/0);
+        LoadBook(book, /*max_plies=*/0);
     if (!loaded.ok()) return loaded.status();
     openings = *std::move(loaded);
   }
@@ -43,15 +46,18 @@ absl::StatusOr<LoopReport> RunLoop(const LoopConfig& config,
   *report.mutable_config() = config;
   EngineConfig best = *start;
   TrainingSet data;
-  auto match = [&](const EngineConfig& a, const std::string& a_name,
-                   const EngineConfig& b, const std::string& b_name, int games,
-                   uint64_t seed, bool sprt, const std::string& dir) {
+  auto request_for = [&](const EngineConfig& a, const std::string& a_name,
+                         const EngineConfig& b, const std::string& b_name,
+                         int games, uint64_t seed, bool sprt,
+                         const std::string& dir) {
     MatchRequest r;
     r.first = a;
     r.second = b;
     r.first_name = a_name;
     r.second_name = b_name;
     r.openings = &openings;
+    r.book_path = book;
+    r.slurm = slurm;
     r.games = games;
     r.nodes = config.selfplay_nodes();
     r.seed = seed;
@@ -60,7 +66,10 @@ absl::StatusOr<LoopReport> RunLoop(const LoopConfig& config,
     r.elo0 = config.sprt_elo0();
     r.elo1 = config.sprt_elo1();
     r.output_dir = (fs::path(output_dir) / dir).string();
-    return PlayMatch(r);
+    return r;
+  };
+  auto match = [&](auto&&... args) {
+    return PlayMatch(request_for(args...));
   };
 
   for (int g = 1; g <= config.generations(); ++g) {
@@ -69,9 +78,10 @@ absl::StatusOr<LoopReport> RunLoop(const LoopConfig& config,
     EngineConfig noisy = best;
     noisy.mutable_search()->set_eval_noise_cp(config.selfplay_noise_cp());
     noisy.mutable_search()->set_eval_noise_seed(config.seed() + uint64_t(g));
-    absl::StatusOr<MatchSummary> selfplay =
-        match(noisy, "best-a", noisy, "best-b", config.selfplay_games(),
-              config.seed() * 7919 + g, false, gen + "/selfplay");
+    const MatchRequest selfplay_request =
+        request_for(noisy, "best-a", noisy, "best-b", config.selfplay_games(),
+                    config.seed() * 7919 + g, false, gen + "/selfplay");
+    absl::StatusOr<MatchSummary> selfplay = PlayMatch(selfplay_request);
     if (!selfplay.ok()) return selfplay.status();
 
     ExtractOptions extract;
@@ -80,9 +90,8 @@ absl::StatusOr<LoopReport> RunLoop(const LoopConfig& config,
     extract.max_per_game = config.max_positions_per_game();
     extract.seed = config.seed() + uint64_t(g);
     if (!config.accumulate_data()) data.Clear();
-    if (absl::Status s = ExtractFromLog(
-            (fs::path(output_dir) / gen / "selfplay" / "games.log").string(),
-            extract, &data);
+    if (absl::Status s =
+            ExtractFromLog(PlayedLogPath(selfplay_request), extract, &data);
         !s.ok()) {
       return s;
     }

@@ -8,14 +8,18 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "tuner/selfplay.h"
 #include "tuner/tuning.pb.h"
 
 namespace chess {
 
+// Its matches (self-play, SPRT, against the start) are played in process or
+// as `slurm` says.
 absl::StatusOr<LoopReport> RunLoop(const LoopConfig& config,
                                    const std::string& config_dir,
                                    const std::string& output_dir,
-                                   std::ostream& log);
+                                   std::ostream& log,
+                                   const SlurmOptions& slurm = {});
 
 std::string FormatLoopReport(const LoopReport& report);
 

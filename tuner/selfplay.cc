@@ -1,13 +1,27 @@
 #include "tuner/selfplay.h"
 
+#include <unistd.h>
+
+#include <filesystem>
+
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "arena/exit_code.h"
+#include "arena/merge.h"
 #include "arena/schedule.h"
+#include "common/files.h"
+#include "common/program.h"
+#include "google/protobuf/text_format.h"
 
 namespace chess {
+namespace {
 
-absl::StatusOr<MatchSummary> PlayMatch(const MatchRequest& r) {
-  LoadedMatch match;
-  MatchConfig& c = match.config;
+namespace fs = std::filesystem;
+
+// The match a request describes, with its engines inline: the same config
+// whether this process plays it or the arena's shards do.
+MatchConfig MatchConfigFor(const MatchRequest& r) {
+  MatchConfig c;
   c.set_name(absl::StrCat(r.first_name, "-vs-", r.second_name));
   PlayerConfig* a = c.add_players();
   a->set_name(r.first_name);
@@ -30,22 +44,111 @@ absl::StatusOr<MatchSummary> PlayMatch(const MatchRequest& r) {
     c.mutable_sprt()->set_elo0(r.elo0);
     c.mutable_sprt()->set_elo1(r.elo1);
   }
+  return c;
+}
+
+absl::StatusOr<MatchSummary> PlayInProcess(const MatchRequest& r) {
+  LoadedMatch match;
+  match.config = MatchConfigFor(r);
   if (r.openings && !r.openings->empty()) {
     match.openings = *r.openings;
   } else {
     match.openings.push_back(Opening{Position::Start(), {}});
   }
-  match.schedule = MakeSchedule(c, int(match.openings.size()));
+  match.schedule = MakeSchedule(match.config, int(match.openings.size()));
   match.book_fingerprint = BookFingerprint(match.openings);
   RunOptions options;
   options.output_dir = r.output_dir;
   options.concurrency = r.concurrency;
   options.progress = false;
-  absl::StatusOr<MatchSummary> summary = PlayMatchForSummary(match, options);
+  return PlayMatchForSummary(match, options);
+}
+
+// The shards as job steps of the current allocation, then the merge here.
+absl::StatusOr<MatchSummary> PlayWithSrun(const MatchRequest& r,
+                                          const std::string& config_path) {
+  const SlurmOptions& s = r.slurm;
+  // $SLURM_PROCID numbers the tasks of a step: task I plays shard I.
+  const std::string task =
+      absl::StrCat("exec \"$0\" \"$1\" --shard=\"$SLURM_PROCID/", s.shards,
+                   "\" --output_dir=\"$2/shard-$SLURM_PROCID\" --concurrency=",
+                   s.cpus_per_shard, " --progress=false");
+  const ProgramOutput step =
+      RunProgram({"srun", absl::StrCat("--ntasks=", s.shards),
+                  absl::StrCat("--cpus-per-task=", s.cpus_per_shard),
+                  "--kill-on-bad-exit=0", "--quiet", "/bin/bash", "-c", task,
+                  s.arena, config_path, r.output_dir},
+                 /*show_errors=*/true);
+  // A shard's exit code 1 (H0) is a verdict, not a failure; the merge tells.
+  if (step.exit_code < 0 || (step.exit_code > kExitH0)) {
+    return absl::InternalError(absl::StrCat(
+        "srun of the shards of ", config_path, " exited with ", step.exit_code,
+        step.exit_code < 0 ? " (srun not found)" : ""));
+  }
+  absl::StatusOr<MergedLog> merged =
+      MergeLogs(ShardLogsIn(r.output_dir), /*final_merge=*/true);
+  if (!merged.ok()) return merged.status();
+  return WriteMerge(*merged, (fs::path(r.output_dir) / "merged").string());
+}
+
+// The shards and the merge as batch jobs: `arena slurm --wait`.
+absl::StatusOr<MatchSummary> PlayWithSbatch(const MatchRequest& r,
+                                            const std::string& config_path) {
+  const SlurmOptions& s = r.slurm;
+  std::vector<std::string> args = {
+      s.arena,
+      "slurm",
+      config_path,
+      absl::StrCat("--shards=", s.shards),
+      absl::StrCat("--concurrency=", s.cpus_per_shard),
+      absl::StrCat("--output_dir=", r.output_dir),
+      "--wait"};
+  if (!s.sbatch_options.empty())
+    args.push_back(
+        absl::StrCat("--sbatch=", absl::StrJoin(s.sbatch_options, ",")));
+  const ProgramOutput submitted = RunProgram(args, /*show_errors=*/true);
+  if (submitted.exit_code != kExitOk && submitted.exit_code != kExitH0) {
+    return absl::InternalError(absl::StrCat(
+        s.arena, " slurm ", config_path, " exited with ", submitted.exit_code,
+        submitted.exit_code < 0
+            ? " (the arena binary was not found)"
+            : absl::StrCat("; see ", r.output_dir, "/merge-*.out")));
+  }
+  return SummarizeLog(PlayedLogPath(r));
+}
+
+absl::StatusOr<MatchSummary> PlayOnSlurm(const MatchRequest& r) {
+  MatchConfig config = MatchConfigFor(r);
+  if (r.openings && !r.openings->empty()) {
+    if (r.book_path.empty()) {
+      return absl::InvalidArgumentError(
+          "a match on Slurm needs the path of its opening book");
+    }
+    config.mutable_openings()->set_file(fs::absolute(r.book_path).string());
+  }
+  std::error_code ec;
+  fs::create_directories(r.output_dir, ec);
+  if (ec) {
+    return absl::InternalError(absl::StrCat(r.output_dir, ": ", ec.message()));
+  }
+  std::string text;
+  google::protobuf::TextFormat::PrintToString(config, &text);
+  const std::string config_path =
+      fs::absolute(fs::path(r.output_dir) / "match.textproto").string();
+  if (absl::Status s = WriteFileAtomically(config_path, text); !s.ok())
+    return s;
+  return r.slurm.use_srun ? PlayWithSrun(r, config_path)
+                          : PlayWithSbatch(r, config_path);
+}
+
+}  // namespace
+
+absl::StatusOr<MatchSummary> PlayMatch(const MatchRequest& r) {
+  absl::StatusOr<MatchSummary> summary =
+      r.slurm.shards > 0 ? PlayOnSlurm(r) : PlayInProcess(r);
   if (!summary.ok()) {
-    return absl::InternalError(absl::StrCat("match in ", r.output_dir,
-                                            " failed: ",
-                                            summary.status().message()));
+    return absl::InternalError(absl::StrCat(
+        "match in ", r.output_dir, " failed: ", summary.status().message()));
   }
   const int code = summary->exit_code();
   if (code == kExitBadInput || code == kExitIoError ||
@@ -55,6 +158,23 @@ absl::StatusOr<MatchSummary> PlayMatch(const MatchRequest& r) {
                                             "): ", FormatSummary(*summary)));
   }
   return summary;
+}
+
+std::string PlayedLogPath(const MatchRequest& r) {
+  const fs::path dir(r.output_dir);
+  return (r.slurm.shards > 0 ? dir / "merged" / "games.log" : dir / "games.log")
+      .string();
+}
+
+std::string DefaultArenaBinary() {
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const fs::path beside =
+        self.parent_path().parent_path() / "arena" / "arena";
+    if (::access(beside.c_str(), X_OK) == 0) return beside.string();
+  }
+  return "arena";
 }
 
 }  // namespace chess

@@ -1,8 +1,9 @@
 // Matches the tuner needs (self-play, SPSA pairs, acceptance tests), played by
-// the arena in process.
+// the arena in process or, split into shards, by the arena on Slurm.
 #ifndef TUNER_SELFPLAY_H_
 #define TUNER_SELFPLAY_H_
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -12,22 +13,49 @@
 
 namespace chess {
 
+// Where the tuner's matches are played: in this process (shards == 0), or
+// each match split into `shards` shards of the arena's schedule on Slurm, with
+// the same games, so the same results, as in process.
+struct SlurmOptions {
+  int shards = 0;
+  int cpus_per_shard = 1;  // each shard's concurrency
+  std::string arena;       // the arena binary that plays the shards
+  // Submit each match with `arena slurm --wait` (an array job and a merge
+  // job, queued like any job) ...
+  std::vector<std::string> sbatch_options;
+  // ... or, inside an allocation (salloc or sbatch: SLURM_JOB_ID is set), as
+  // job steps with srun: no queueing per match, which suits SPSA's many small
+  // matches.
+  bool use_srun = false;
+};
+
 struct MatchRequest {
   EngineConfig first, second;
   std::string first_name = "first", second_name = "second";
   const std::vector<Opening>* openings = nullptr;  // none: the initial position
+  std::string book_path;  // where `openings` came from: Slurm's shards read it
   int games = 2;
   int64_t nodes = 5000;
   uint64_t seed = 1;
   int concurrency = 0;
   bool sprt = false;
   double elo0 = 0, elo1 = 10;
-  std::string output_dir;  // receives games.log, games.pgn, result.textproto
+  // Receives games.log, games.pgn, result.textproto; on Slurm, match.textproto,
+  // shard-I/ and merged/.
+  std::string output_dir;
+  SlurmOptions slurm;
 };
 
 // Plays (or resumes) the match; its standings, from the first player's side.
 absl::StatusOr<MatchSummary> PlayMatch(const MatchRequest& request);
 
+// The log of a match PlayMatch played: all its games, wherever they were
+// played.
+std::string PlayedLogPath(const MatchRequest& request);
+
+// The arena binary beside this program's (bazel-bin/tuner/tuner ->
+// bazel-bin/arena/arena), or "arena" from PATH.
+std::string DefaultArenaBinary();
 
 }  // namespace chess
 

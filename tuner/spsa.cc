@@ -140,14 +140,16 @@ absl::StatusOr<std::vector<double>> RunSpsaIterations(
 
 absl::Status RunSpsa(const SpsaConfig& config, const std::string& config_dir,
                      const std::string& state_path, const std::string& work_dir,
-                     std::ostream& log) {
+                     std::ostream& log, const SlurmOptions& slurm) {
   absl::StatusOr<EngineConfig> base =
       LoadEngineConfig(ResolvePath(config_dir, config.engine_config()));
   if (!base.ok()) return base.status();
   std::vector<Opening> openings;
-  if (!config.book().empty()) {
+  const std::string book =
+      config.book().empty() ? "" : ResolvePath(config_dir, config.book());
+  if (!book.empty()) {
     absl::StatusOr<std::vector<Opening>> loaded =
-        LoadBook(ResolvePath(config_dir, config.book()), /*max_plies=*/0);
+        LoadBook(book, /*max_plies=*/0);
     if (!loaded.ok()) return loaded.status();
     openings = *std::move(loaded);
   }
@@ -169,6 +171,8 @@ absl::Status RunSpsa(const SpsaConfig& config, const std::string& config_dir,
     request.first_name = "plus";
     request.second_name = "minus";
     request.openings = &openings;
+    request.book_path = book;
+    request.slurm = slurm;
     request.games = 2 * config.pairs_per_iteration();
     request.nodes = config.nodes();
     request.seed = Mix64(config.seed() + uint64_t(k));

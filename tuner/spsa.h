@@ -12,6 +12,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "tuner/selfplay.h"
 #include "tuner/tuning.pb.h"
 
 namespace chess {
@@ -38,10 +39,11 @@ absl::StatusOr<std::vector<double>> RunSpsaIterations(
 
 // RunSpsaIterations with arena games from `config.engine_config()`; game logs
 // go to `work_dir`, and the engine config with the final theta to
-// `work_dir`/final.textproto.
+// `work_dir`/final.textproto. Each iteration's pairs are one match, played in
+// process or as `slurm` says.
 absl::Status RunSpsa(const SpsaConfig& config, const std::string& config_dir,
                      const std::string& state_path, const std::string& work_dir,
-                     std::ostream& log);
+                     std::ostream& log, const SlurmOptions& slurm = {});
 
 }  // namespace chess
 

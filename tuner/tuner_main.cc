@@ -5,6 +5,9 @@
 //               [--record=RUN.textproto]
 //   tuner spsa SPSA.textproto --state=FILE --work_dir=DIR
 //   tuner loop LOOP.textproto --output_dir=DIR
+//     spsa and loop on Slurm: --slurm_shards=N [--slurm_cpus=C]
+//     [--sbatch=OPT,...] (each match through sbatch) or [--srun] (inside an
+//     allocation: each match's shards as job steps)
 //   tuner bench [--positions=1000000] [--threads=2]   one gradient epoch, timed
 //
 // Exit codes: 0 done, 2 bad input, 4 I/O error.
@@ -29,6 +32,7 @@
 #include "engine/movegen.h"
 #include "tuner/extract.h"
 #include "tuner/loop.h"
+#include "tuner/selfplay.h"
 #include "tuner/spsa.h"
 #include "tuner/tune.h"
 
@@ -60,6 +64,19 @@ ABSL_FLAG(std::string, state, "", "spsa: checkpoint file");
 ABSL_FLAG(std::string, work_dir, "", "spsa: directory for game logs");
 ABSL_FLAG(std::string, output_dir, "", "loop: output directory");
 ABSL_FLAG(int, positions, 1000000, "bench: positions");
+ABSL_FLAG(int, slurm_shards, 0,
+          "spsa/loop: play each match as this many shards on Slurm (0: in "
+          "this process)");
+ABSL_FLAG(int, slurm_cpus, 1, "spsa/loop: CPUs (games at once) per shard");
+ABSL_FLAG(bool, srun, false,
+          "spsa/loop: inside an allocation (salloc/sbatch), start the shards "
+          "as job steps with srun instead of submitting each match with "
+          "sbatch");
+ABSL_FLAG(std::vector<std::string>, sbatch, {},
+          "spsa/loop: extra sbatch options, comma-separated");
+ABSL_FLAG(std::string, arena, "",
+          "spsa/loop: the arena binary that plays the shards (default: the "
+          "one built beside this tuner, else arena from PATH)");
 
 namespace {
 
@@ -186,6 +203,30 @@ absl::StatusOr<Message> LoadTextProto(const std::string& path) {
   return m;
 }
 
+// Where spsa and loop play their matches, from the flags.
+absl::StatusOr<chess::SlurmOptions> SlurmFromFlags() {
+  chess::SlurmOptions slurm;
+  slurm.shards = absl::GetFlag(FLAGS_slurm_shards);
+  slurm.cpus_per_shard = absl::GetFlag(FLAGS_slurm_cpus);
+  slurm.use_srun = absl::GetFlag(FLAGS_srun);
+  slurm.sbatch_options = absl::GetFlag(FLAGS_sbatch);
+  slurm.arena = chess::CommandLinePath(absl::GetFlag(FLAGS_arena));
+  if (slurm.arena.empty()) slurm.arena = chess::DefaultArenaBinary();
+  if (slurm.arena.find('/') != std::string::npos)
+    slurm.arena = fs::absolute(slurm.arena).string();
+  if (slurm.shards < 0 || slurm.shards > 10000 || slurm.cpus_per_shard < 1) {
+    return absl::InvalidArgumentError(
+        "--slurm_shards must be 0 to 10000 and --slurm_cpus at least 1");
+  }
+  if (slurm.use_srun && slurm.shards > 0 && !std::getenv("SLURM_JOB_ID")) {
+    return absl::InvalidArgumentError(
+        "--srun starts job steps of an allocation: run the tuner inside "
+        "salloc or sbatch, or leave --srun out to submit each match with "
+        "sbatch");
+  }
+  return slurm;
+}
+
 int Bench() {
   // Positions from seeded random play: the coefficient layout is what matters,
   // not the labels.
@@ -244,6 +285,8 @@ int main(int argc, char** argv) {
           absl::InvalidArgumentError(command + " needs one config file"));
     const std::string path = chess::CommandLinePath(rest[0]);
     const std::string dir = fs::path(path).parent_path().string();
+    const absl::StatusOr<chess::SlurmOptions> slurm = SlurmFromFlags();
+    if (!slurm.ok()) return Fail(slurm.status());
     if (command == "spsa") {
       auto config = LoadTextProto<chess::SpsaConfig>(path);
       if (!config.ok()) return Fail(config.status());
@@ -254,7 +297,7 @@ int main(int argc, char** argv) {
       if (state.empty() || work.empty())
         return Fail(
             absl::InvalidArgumentError("spsa needs --state and --work_dir"));
-      if (auto s = chess::RunSpsa(*config, dir, state, work, std::cout);
+      if (auto s = chess::RunSpsa(*config, dir, state, work, std::cout, *slurm);
           !s.ok())
         return Fail(s);
       return 0;
@@ -265,7 +308,7 @@ int main(int argc, char** argv) {
         chess::CommandLinePath(absl::GetFlag(FLAGS_output_dir));
     if (out.empty())
       return Fail(absl::InvalidArgumentError("loop needs --output_dir"));
-    auto report = chess::RunLoop(*config, dir, out, std::cerr);
+    auto report = chess::RunLoop(*config, dir, out, std::cerr, *slurm);
     if (!report.ok()) return Fail(report.status());
     std::cout << chess::FormatLoopReport(*report);
     return 0;

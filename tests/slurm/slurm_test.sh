@@ -2,16 +2,20 @@
 # End to end on a real (one-node, local) Slurm cluster, through sbatch: a sharded
 # node-limited match merges to the single-machine result; an SPRT over all shards stops
 # every shard; a shard requeued mid-run (killed and started again) loses nothing and plays
-# nothing twice. Run by .ci/run as root. Where Slurm cannot start, it says why and is
-# skipped (exit 0 with a SKIPPED line), never passed silently.
-#   bash tests/slurm/slurm_test.sh [ARENA]
+# nothing twice; the tuner's SPSA iterations (through sbatch, and as srun job steps inside
+# an allocation) and its loop give on Slurm exactly what they give in process. Run by
+# .ci/run as root. Where Slurm cannot start, it says why and is skipped (exit 0 with a
+# SKIPPED line), never passed silently.
+#   bash tests/slurm/slurm_test.sh [ARENA TUNER]
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
 ARENA="${1:-}"
-if [[ -z "$ARENA" ]]; then
-  bazel build //arena >/dev/null 2>&1 || { echo "FAIL: cannot build //arena"; exit 1; }
+TUNER="${2:-}"
+if [[ -z "$ARENA" || -z "$TUNER" ]]; then
+  bazel build //arena //tuner >/dev/null 2>&1 || { echo "FAIL: cannot build //arena //tuner"; exit 1; }
   ARENA="$ROOT/bazel-bin/arena/arena"
+  TUNER="$ROOT/bazel-bin/tuner/tuner"
 fi
 if ! why=$(bash tests/slurm/cluster.sh check 2>&1); then
   echo "SKIPPED: slurm_test: Slurm cannot start here: $why"
@@ -108,5 +112,53 @@ cmp -s <("$ARENA" summary "$WORK/requeue-single") <("$ARENA" summary "$WORK/requ
   fail "requeued match differs from the single-machine match"
 echo "requeue: shard 0 killed and resumed; merged = single machine"
 
+# 4. The tuner on Slurm: SPSA iterations (each a 2-shard match) through sbatch and as srun
+# job steps inside an allocation, and a loop generation, end exactly where they end in
+# process: node-limited games are the same games wherever they are played.
+cat >"$WORK/spsa.textproto" <<CONFIG
+engine_config: "$ROOT/configs/engines/default.textproto"
+book: "$ROOT/configs/openings/balanced.epd"
+iterations: 3
+pairs_per_iteration: 4
+nodes: 2000
+parameters { name: "lmr_base_x100" min: 0 max: 200 c_end: 10 }
+parameters { name: "aspiration_window_cp" min: 10 max: 100 c_end: 5 }
+CONFIG
+spsa() { "$TUNER" spsa "$WORK/spsa.textproto" --state="$WORK/$1.state" --work_dir="$WORK/$1" \
+           --arena="$ARENA" "${@:2}"; }
+spsa spsa-local >/dev/null 2>&1 || fail "tuner spsa in process failed"
+spsa spsa-sbatch --slurm_shards=2 >"$WORK/spsa-sbatch.txt" 2>&1 ||
+  fail "tuner spsa --slurm_shards=2: $(tail -3 "$WORK/spsa-sbatch.txt")"
+sbatch --wait --ntasks=2 --output="$WORK/spsa-srun.txt" --wrap="$(printf '%q ' \
+    "$TUNER" spsa "$WORK/spsa.textproto" --state="$WORK/spsa-srun.state" \
+    --work_dir="$WORK/spsa-srun" --arena="$ARENA" --slurm_shards=2 --srun)" >/dev/null ||
+  fail "tuner spsa --srun in an allocation: $(tail -3 "$WORK/spsa-srun.txt")"
+for mode in sbatch srun; do
+  [[ -s "$WORK/spsa-$mode/iteration-3/shard-1/games.log" ]] ||
+    fail "spsa through $mode: shard 1 of iteration 3 played nothing"
+  cmp -s "$WORK/spsa-local/final.textproto" "$WORK/spsa-$mode/final.textproto" ||
+    fail "spsa through $mode ended elsewhere than in process: $(diff \
+      "$WORK/spsa-local/final.textproto" "$WORK/spsa-$mode/final.textproto")"
+done
+cat >"$WORK/loop.textproto" <<CONFIG
+name: "tiny"
+start_config: "$ROOT/configs/engines/simplified.textproto"
+book: "$ROOT/configs/openings/balanced.epd"
+generations: 1
+selfplay_games: 16
+selfplay_nodes: 1000
+texel { epochs: 20 learning_rate: 2.0 threads: 1 seed: 1 }
+sprt_games: 16
+concurrency: 2
+CONFIG
+"$TUNER" loop "$WORK/loop.textproto" --output_dir="$WORK/loop-local" >"$WORK/loop-local.txt" \
+    2>/dev/null || fail "tuner loop in process failed"
+"$TUNER" loop "$WORK/loop.textproto" --output_dir="$WORK/loop-slurm" --slurm_shards=2 \
+    --arena="$ARENA" >"$WORK/loop-slurm.txt" 2>/dev/null || fail "tuner loop on Slurm failed"
+[[ -s "$WORK/loop-slurm/gen1/sprt/merged/games.log" ]] || fail "the loop's SPRT was not merged"
+cmp -s "$WORK/loop-local.txt" "$WORK/loop-slurm.txt" ||
+  fail "tuner loop on Slurm differs: $(diff "$WORK/loop-local.txt" "$WORK/loop-slurm.txt")"
+echo "tuner: spsa through sbatch and srun, and loop, on Slurm = in process"
+
 if ((failures)); then echo "$failures failure(s)"; exit 1; fi
-echo "slurm_test: PASS (3 jobs through sbatch on a local cluster)"
+echo "slurm_test: PASS (matches, SPRT, requeue and the tuner through sbatch and srun on a local cluster)"

@@ -1,0 +1,48 @@
+#include "arena/slurm.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace chess {
+namespace {
+
+using ::testing::HasSubstr;
+
+TEST(SlurmTest, JobStateOfARunningAndAnEndedJob) {
+  const SlurmJobState running = ParseJobState(
+      "JobId=21 JobName=m-merge UserId=root(0) JobState=PENDING "
+      "Reason=Dependency ExitCode=0:0\n");
+  EXPECT_EQ(running.state, "PENDING");
+  EXPECT_FALSE(running.ended);
+  const SlurmJobState done =
+      ParseJobState("JobId=21 JobState=COMPLETED Reason=None ExitCode=1:0");
+  EXPECT_TRUE(done.ended);
+  EXPECT_EQ(done.exit_code, 1);
+  const SlurmJobState killed =
+      ParseJobState("JobId=21 JobState=CANCELLED ExitCode=0:9");
+  EXPECT_TRUE(killed.ended);
+  EXPECT_EQ(killed.exit_code, 137);
+  EXPECT_FALSE(ParseJobState("slurm_load_jobs error: Invalid job id").ended);
+  EXPECT_EQ(ParseJobState("").state, "");
+}
+
+TEST(SlurmTest, ShardScriptQuotesPathsAndResumesEachShard) {
+  SlurmJob job;
+  job.arena = "/opt/my arena/arena";
+  job.config = "/data/it's.textproto";
+  job.output_dir = "/shared/run";
+  job.name = "m";
+  job.shards = 4;
+  job.cpus_per_task = 2;
+  const std::string script = ShardArrayScript(job);
+  EXPECT_THAT(script, HasSubstr("#SBATCH --array=0-3\n"));
+  EXPECT_THAT(script, HasSubstr("#SBATCH --cpus-per-task=2\n"));
+  EXPECT_THAT(script, HasSubstr("#SBATCH --requeue\n"));
+  EXPECT_THAT(script, HasSubstr("exec '/opt/my arena/arena' "
+                                "'/data/it'\\''s.textproto'"));
+  EXPECT_THAT(script, HasSubstr("--shard=\"$SLURM_ARRAY_TASK_ID/4\""));
+  EXPECT_THAT(MergeScript(job), HasSubstr("merge '/shared/run'"));
+}
+
+}  // namespace
+}  // namespace chess
