@@ -528,9 +528,10 @@ absl::StatusOr<MatchSummary> PlayMatchForSummary(const LoadedMatch& match,
 
   // Resume from an existing log of the same match, or start a new one.
   std::vector<GameRecord> done;
-  absl::StatusOr<RecordWriter> writer =
+  absl::StatusOr<RecordWriter> opened =
       OpenLog(match, options, log_path, &done);
-  if (!writer.ok()) return writer.status();
+  if (!opened.ok()) return opened.status();
+  SharedRecordWriter log_writer(*std::move(opened));
 
   // A shard's standings are its own games': no SPRT verdict on a part.
   MatchConfig standings_config = config;
@@ -597,10 +598,14 @@ absl::StatusOr<MatchSummary> PlayMatchForSummary(const LoadedMatch& match,
       PlayGame(match.openings[s.opening], seats[0], seats[1],
                config.adjudication(), &record);
       record.set_end_time(NowRfc3339());
+      // Durable before it counts; the disk's sync is shared between the
+      // games that finish together, and holds no lock of ours.
+      const absl::Status written =
+          log_writer.Write(record.SerializeAsString());
       std::lock_guard<std::mutex> lock(mutex);
       if (io_failed) break;
-      if (absl::Status w = writer->Write(record.SerializeAsString()); !w.ok()) {
-        Note(options, absl::StrCat("\n", w.message(), "\n"));
+      if (!written.ok()) {
+        Note(options, absl::StrCat("\n", written.message(), "\n"));
         io_failed = true;
         stop = true;
         break;

@@ -1,5 +1,8 @@
 #include "arena/match.h"
 
+#include <signal.h>
+#include <sys/resource.h>
+
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -316,6 +319,45 @@ TEST(MatchTest, ResumeSkipsFinishedGamesAndRefusesAnotherMatch) {
       absl::StrReplaceAll(kSmallMatch, {{"seed: 7", "seed: 8"}}), "other", ".");
   ASSERT_TRUE(other.ok());
   EXPECT_EQ(RunMatch(*other, options), kExitBadInput);
+}
+
+// A log that stops taking writes mid-match (a full disk; here the file size
+// limit) ends the match with exit code 4, and every game already on disk is
+// kept: resumed, the match plays only the rest and ends as a fresh one does.
+TEST(MatchTest, ALogThatStopsTakingWritesLosesNoGame) {
+  auto match = ParseMatch(kSmallMatch, "small", ".");
+  ASSERT_TRUE(match.ok());
+  const std::string dir = ::testing::TempDir() + "log-full";
+  std::ostringstream report, fresh_report;
+  RunOptions options{.output_dir = dir + "-fresh",
+                     .fresh = true,
+                     .concurrency = 3,
+                     .progress = false,
+                     .out = &fresh_report};
+  ASSERT_EQ(RunMatch(*match, options), kExitOk);
+  auto fresh_log = ReadRecordFile(dir + "-fresh/games.log");
+  ASSERT_TRUE(fresh_log.ok());
+  ASSERT_EQ(fresh_log->offsets.size(), 13u);
+
+  options.output_dir = dir;
+  options.out = &report;
+  ::signal(SIGXFSZ, SIG_IGN);  // past the limit, write() fails with EFBIG
+  rlimit old_limit;
+  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &old_limit), 0);
+  rlimit small = old_limit;
+  small.rlim_cur = fresh_log->offsets[4] + 100;  // the header and ~3 games
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+  const int failed = RunMatch(*match, options);
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &old_limit), 0);
+  EXPECT_EQ(failed, kExitIoError);
+  const size_t kept = GamesByIndex(dir + "/games.log").size();
+  EXPECT_GT(kept, 0u);
+  EXPECT_LT(kept, 12u);
+
+  options.fresh = false;
+  ASSERT_EQ(RunMatch(*match, options), kExitOk);
+  EXPECT_EQ(GamesByIndex(dir + "/games.log").size(), 12u);
+  EXPECT_THAT(report.str(), HasSubstr(fresh_report.str()));
 }
 
 // An inconclusive SPRT at its cap can play on: the same games as a match

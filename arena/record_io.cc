@@ -200,9 +200,46 @@ RecordWriter::~RecordWriter() {
 }
 
 absl::Status RecordWriter::Write(absl::string_view payload) {
-  if (absl::Status s = WriteAll(fd_, Frame(payload), path_); !s.ok()) return s;
+  if (absl::Status s = WriteUnsynced(payload); !s.ok()) return s;
+  return Sync();
+}
+
+absl::Status RecordWriter::WriteUnsynced(absl::string_view payload) {
+  return WriteAll(fd_, Frame(payload), path_);
+}
+
+absl::Status RecordWriter::Sync() {
   if (::fdatasync(fd_) != 0) return ErrnoError("fdatasync failed", path_);
   return absl::OkStatus();
+}
+
+absl::Status SharedRecordWriter::Write(absl::string_view payload) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (!failed_.ok()) return failed_;
+  if (absl::Status s = writer_.WriteUnsynced(payload); !s.ok()) {
+    failed_ = s;
+    return s;
+  }
+  const uint64_t mine = ++written_;
+  while (synced_ < mine && failed_.ok()) {
+    if (syncing_) {
+      synced_cv_.wait(lock);
+      continue;
+    }
+    syncing_ = true;
+    const uint64_t covered = written_;
+    lock.unlock();
+    absl::Status s = writer_.Sync();
+    lock.lock();
+    syncing_ = false;
+    if (s.ok()) {
+      synced_ = covered;
+    } else {
+      failed_ = s;
+    }
+    synced_cv_.notify_all();
+  }
+  return failed_;
 }
 
 }  // namespace chess

@@ -5,6 +5,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <thread>
+#include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -40,6 +43,37 @@ TEST(RecordIoTest, WriteReadAppend) {
   file = ReadRecordFile(path);
   ASSERT_EQ(file->records.size(), 4u);
   EXPECT_EQ(file->records[3], "fourth");
+}
+
+TEST(RecordIoTest, SharedWriterKeepsEveryRecordOfManyThreadsWhole) {
+  const std::string path = ::testing::TempDir() + "shared.log";
+  auto created = RecordWriter::Create(path);
+  ASSERT_TRUE(created.ok());
+  SharedRecordWriter writer(*std::move(created));
+  constexpr int kThreads = 8, kPerThread = 50;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&writer, t] {
+      for (int i = 0; i < kPerThread; ++i) {
+        // Records of different lengths, so an interleaved frame would show.
+        const std::string payload(size_t(100 + 37 * t + i), char('a' + t));
+        ASSERT_TRUE(writer.Write(payload).ok());
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  auto file = ReadRecordFile(path);
+  ASSERT_TRUE(file.ok());
+  EXPECT_TRUE(file->damaged.empty());
+  EXPECT_EQ(file->valid_bytes, file->file_bytes);
+  std::map<char, int> per_thread;
+  for (const std::string& record : file->records) {
+    ASSERT_FALSE(record.empty());
+    EXPECT_EQ(record.find_first_not_of(record[0]), std::string::npos);
+    ++per_thread[record[0]];
+  }
+  EXPECT_EQ(per_thread.size(), size_t(kThreads));
+  for (const auto& [thread, records] : per_thread) EXPECT_EQ(records, kPerThread);
 }
 
 TEST(RecordIoTest, ReplaceRewritesTheWholeFile) {
