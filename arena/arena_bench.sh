@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark, not a test: games/hour of the same engine played in process and as an external
-# UCI process through the arena itself, at 1000 and 10000 nodes per move, concurrency 2;
+# UCI process through the arena itself, at 1000 nodes per move with concurrency 1 and 2
+# and at 10000 nodes with concurrency 2;
 # and the scaling from concurrency 1 to 2. All measured in this run.
 #   bazel run //arena:arena_bench [-- GAMES]
 set -euo pipefail
@@ -37,11 +38,12 @@ concurrency: $3"; } >"$config"
 }
 
 printf '%-28s %14s\n' "setting ($GAMES games each)" "games/hour"
-for nodes in 1000 10000; do
-  inproc=$(run in-process "$nodes" 2)
-  external=$(run external "$nodes" 2)
-  printf '%-28s %14d\n' "in-process nodes=$nodes c=2" "$inproc"
-  printf '%-28s %14d\n' "external   nodes=$nodes c=2" "$external"
+for setting in "1000 1" "1000 2" "10000 2"; do
+  read -r nodes c <<<"$setting"
+  inproc=$(run in-process "$nodes" "$c")
+  external=$(run external "$nodes" "$c")
+  printf '%-28s %14d\n' "in-process nodes=$nodes c=$c" "$inproc"
+  printf '%-28s %14d\n' "external   nodes=$nodes c=$c" "$external"
   printf '%-28s %14s\n' "  ratio in-process/external" "$(awk "BEGIN{printf \"%.2fx\", $inproc/$external}")"
 done
 one=$(run in-process 10000 1)
