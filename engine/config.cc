@@ -50,6 +50,14 @@ constexpr Range kSearchRanges[] = {
     {"aspiration_window_cp", 1, 1000},
     {"aspiration_min_depth", 1, 64},
     {"eval_noise_cp", 0, 1000},
+    {"rfp_max_depth", 0, 64},
+    {"rfp_margin_cp", 0, 2000},
+    {"futility_max_depth", 0, 64},
+    {"futility_base_cp", 0, 2000},
+    {"futility_margin_cp", 0, 2000},
+    {"lmp_max_depth", 0, 64},
+    {"lmp_base", 0, 256},
+    {"iir_min_depth", 1, 64},
 };
 
 struct PathElement {

@@ -123,6 +123,28 @@ absl::StatusOr<EvalWeights> EvalWeights::FromProto(const EvalParams& params) {
   }
   w.weight[kMg][kTempoFeature] = params.tempo_mg();
   w.weight[kEg][kTempoFeature] = params.tempo_eg();
+  for (int i = 0; i < params.terms_size(); ++i) {
+    const TermWeight& term = params.terms(i);
+    int found = -1;
+    for (int t = 0; t < kNumEvalTerms; ++t) {
+      if (term.name() == EvalTermName(t)) found = t;
+    }
+    if (found < 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "eval.terms[", i, "].name: \"", term.name(),
+          "\" is not a term (mobility.knight, passed.rank5, king.shield, ...: "
+          "engine/eval_terms.h)"));
+    }
+    if (std::abs(int64_t(term.mg())) > kMaxWeight ||
+        std::abs(int64_t(term.eg())) > kMaxWeight) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("eval.terms[", i, "] (", term.name(),
+                       "): mg and eg must be within [-", kMaxWeight, ", ",
+                       kMaxWeight, "]"));
+    }
+    w.weight[kMg][kTermFeatures + found] = term.mg();
+    w.weight[kEg][kTermFeatures + found] = term.eg();
+  }
   w.phase_weight = {0,
                     params.phase_knight(),
                     params.phase_bishop(),
@@ -154,6 +176,15 @@ EvalParams EvalWeights::ToProto() const {
   }
   params.set_tempo_mg(weight[kMg][kTempoFeature]);
   params.set_tempo_eg(weight[kEg][kTempoFeature]);
+  for (int t = 0; t < kNumEvalTerms; ++t) {
+    const int mg = weight[kMg][kTermFeatures + t];
+    const int eg = weight[kEg][kTermFeatures + t];
+    if (mg == 0 && eg == 0) continue;  // a config without terms stays so
+    TermWeight* term = params.add_terms();
+    term->set_name(EvalTermName(t));
+    term->set_mg(mg);
+    term->set_eg(eg);
+  }
   params.set_phase_knight(phase_weight[kKnight]);
   params.set_phase_bishop(phase_weight[kBishop]);
   params.set_phase_rook(phase_weight[kRook]);
@@ -171,7 +202,8 @@ std::string EvalWeights::FeatureName(int feature) {
     return absl::StrCat("pst.", kPieceNames[piece], ".",
                         SquareName(Flip(index)));
   }
-  return "tempo";
+  if (feature == kTempoFeature) return "tempo";
+  return EvalTermName(feature - kTermFeatures);
 }
 
 bool EvalWeights::FindWeight(absl::string_view name, int* feature,
@@ -210,6 +242,8 @@ std::vector<FeatureCount> CountFeatures(const Position& pos) {
     counts[kPstFeatures + TypeOf(p) * 64 + PstIndex(ColorOf(p), s)] += sign;
   }
   counts[kTempoFeature] = pos.side_to_move() == kWhite ? 1 : -1;
+  const std::array<int, kNumEvalTerms> terms = CountEvalTerms(pos);
+  for (int t = 0; t < kNumEvalTerms; ++t) counts[kTermFeatures + t] = terms[t];
   std::vector<FeatureCount> result;
   for (int f = 0; f < kNumFeatures; ++f) {
     if (counts[f]) result.push_back({f, counts[f]});

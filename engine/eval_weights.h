@@ -11,6 +11,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "engine/engine_config.pb.h"
+#include "engine/eval_terms.h"
 #include "engine/position.h"
 
 namespace chess {
@@ -21,7 +22,8 @@ namespace chess {
 inline constexpr int kValueFeatures = 0;  // 6: pawn..king
 inline constexpr int kPstFeatures = 6;    // 6 x 64, by table index
 inline constexpr int kTempoFeature = kPstFeatures + 384;  // 1
-inline constexpr int kNumFeatures = kTempoFeature + 1;
+inline constexpr int kTermFeatures = kTempoFeature + 1;   // kNumEvalTerms
+inline constexpr int kNumFeatures = kTermFeatures + kNumEvalTerms;
 
 enum Phase { kMg = 0, kEg = 1 };
 
@@ -37,7 +39,8 @@ struct EvalWeights {
   static absl::StatusOr<EvalWeights> FromProto(const EvalParams& params);
   EvalParams ToProto() const;
 
-  // "value.pawn", "pst.knight.e4" (the square from White's side), "tempo".
+  // "value.pawn", "pst.knight.e4" (the square from White's side), "tempo",
+  // "mobility.knight" (the terms of engine/eval_terms.h).
   static std::string FeatureName(int feature);
   // Finds "value.knight.mg"-style names: a feature name plus ".mg" or ".eg".
   static bool FindWeight(absl::string_view name, int* feature, Phase* phase);

@@ -6,6 +6,10 @@ Evaluator::Evaluator(const EvalWeights& weights)
     : tempo_{weights.weight[kMg][kTempoFeature],
              weights.weight[kEg][kTempoFeature]} {
   for (int phase : {kMg, kEg}) {
+    for (int t = 0; t < kNumEvalTerms; ++t) {
+      terms_[phase][t] = weights.weight[phase][kTermFeatures + t];
+      has_terms_ = has_terms_ || terms_[phase][t] != 0;
+    }
     for (Color c : {kWhite, kBlack}) {
       for (int type = kPawn; type <= kKing; ++type) {
         const Piece p = MakePiece(c, PieceType(type));

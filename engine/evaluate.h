@@ -1,5 +1,5 @@
-// Tapered material + piece-square evaluation, from the side to move's point of
-// view.
+// Tapered evaluation: material, piece-square tables, tempo and the positional
+// terms of eval_terms.h, from the side to move's point of view.
 #ifndef ENGINE_EVALUATE_H_
 #define ENGINE_EVALUATE_H_
 
@@ -27,6 +27,13 @@ class Evaluator {
     const int sign = pos.side_to_move() == kWhite ? 1 : -1;
     mg += sign * tempo_[kMg];
     eg += sign * tempo_[kEg];
+    if (has_terms_) {
+      const std::array<int, kNumEvalTerms> counts = CountEvalTerms(pos);
+      for (int t = 0; t < kNumEvalTerms; ++t) {
+        mg += counts[t] * terms_[kMg][t];
+        eg += counts[t] * terms_[kEg][t];
+      }
+    }
     return sign * ((mg * phase + eg * (24 - phase)) / 24);
   }
 
@@ -36,6 +43,8 @@ class Evaluator {
   int table_[2][16][64] = {};
   int tempo_[2];
   int phase_of_[16] = {};
+  bool has_terms_ = false;  // skips counting terms that all weigh 0
+  int terms_[2][kNumEvalTerms] = {};
 };
 
 // The same evaluation computed slowly as a dot product of feature counts and

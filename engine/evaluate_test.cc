@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/config.h"
+#include "engine/eval_terms.h"
 #include "engine/eval_weights.h"
 #include "engine/test_util.h"
 #include "gtest/gtest.h"
@@ -31,6 +32,48 @@ TEST(EvaluateTest, FastEqualsReferenceForEveryShippedConfig) {
           << pos.ToFen();
     }
   }
+}
+
+// Every positional term weighted (by distinct weights, so that a term counted
+// in the wrong slot shows): the fast evaluation still equals the reference.
+TEST(EvaluateTest, FastEqualsReferenceWithEveryTerm) {
+  EvalWeights weights = LoadWeights("pesto");
+  for (int t = 0; t < kNumEvalTerms; ++t) {
+    weights.weight[kMg][kTermFeatures + t] = 3 + 7 * t;
+    weights.weight[kEg][kTermFeatures + t] = 11 - 5 * t;
+  }
+  const Evaluator evaluator(weights);
+  for (const Position& pos : testing::RandomPlayPositions(300, 120, 11)) {
+    ASSERT_EQ(evaluator.Evaluate(pos), ReferenceEvaluate(pos, weights))
+        << pos.ToFen();
+  }
+  // Colour symmetry: the mirrored position counts every term negated.
+  auto a = Position::FromFen(
+      "r1bqk2r/pp3ppp/2n2n2/2bpp3/2B1P3/2NP1N2/PPP2PPP/R1BQ1RK1 w kq - 0 7");
+  auto b = Position::FromFen(
+      "r1bq1rk1/ppp2ppp/2np1n2/2b1p3/2BPP3/2N2N2/PP3PPP/R1BQK2R b KQ - 0 7");
+  ASSERT_TRUE(a.ok() && b.ok());
+  const auto ca = CountEvalTerms(*a), cb = CountEvalTerms(*b);
+  for (int t = 0; t < kNumEvalTerms; ++t)
+    EXPECT_EQ(ca[t], -cb[t]) << EvalTermName(t);
+}
+
+TEST(EvalTermsTest, PawnStructureAndPiecesCountedByHand) {
+  // White: passed pawns on d6 and a4 (a3 behind it is not), doubled and
+  // isolated a-pawns, the bishop pair, a rook on the open e-file. Black: a
+  // passed, isolated h7 pawn and a rook on the half-open d-file.
+  auto pos = Position::FromFen("3r2k1/7p/3P4/8/P7/P7/8/2B1RBK1 w - - 0 1");
+  ASSERT_TRUE(pos.ok());
+  const auto c = CountEvalTerms(*pos);
+  EXPECT_EQ(c[kPassedRank6], 1);   // d6
+  EXPECT_EQ(c[kPassedRank4], 1);   // a4
+  EXPECT_EQ(c[kPassedRank3], 0);   // a3, behind a4
+  EXPECT_EQ(c[kPassedRank2], -1);  // h7: Black's second rank
+  EXPECT_EQ(c[kDoubledPawn], 1);   // a3 has a4 ahead
+  EXPECT_EQ(c[kIsolatedPawn], 3 - 1);  // a3, a4, d6 against h7
+  EXPECT_EQ(c[kBishopPair], 1);
+  EXPECT_EQ(c[kRookOpenFile], 1);       // e1
+  EXPECT_EQ(c[kRookHalfOpenFile], -1);  // d8
 }
 
 TEST(EvaluateTest, MirroredPositionScoresTheSameForTheMover) {

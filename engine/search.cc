@@ -5,6 +5,8 @@
 #include <cstring>
 #include <thread>
 
+#include "engine/see.h"
+
 namespace chess {
 namespace {
 
@@ -12,6 +14,9 @@ constexpr int kTTMoveScore = 1 << 30;
 constexpr int kGoodNoisyScore = 1 << 28;
 constexpr int kKillerScore = 1 << 27;
 constexpr int kHistoryMax = 1 << 20;
+// Captures that lose material come after every quiet move (history scores lie
+// within +-kHistoryMax).
+constexpr int kBadNoisyScore = -(1 << 25);
 
 // Victim-major, attacker-minor order value for captures (MVV-LVA).
 int MvvLva(PieceType victim, PieceType attacker) {
@@ -163,6 +168,8 @@ void Engine::ScoreMoves(const Position& pos, const MoveList& moves,
                      : MvvLva(victim, TypeOf(pos.piece_on(m.from()))));
         if (m.is_promotion()) {
           score += m.promotion_type() == kQueen ? 200 : -kGoodNoisyScore;
+        } else if (params_.see_ordering() && !SeeAtLeast(pos, m, 0)) {
+          score += kBadNoisyScore - kGoodNoisyScore;
         }
       }
     } else if (params_.order_killers() &&
@@ -218,6 +225,10 @@ int Engine::Quiescence(const Position& pos, int alpha, int beta, int ply) {
   ScoreMoves(pos, moves, Move::None(), ply, scores);
   for (size_t i = 0; i < moves.size(); ++i) {
     PickNext(moves, scores, i);
+    if (!in_check && params_.qsearch_see_pruning() && !moves[i].is_promotion() &&
+        !SeeAtLeast(pos, moves[i], 0)) {
+      continue;  // a capture that loses material cannot raise alpha
+    }
     Position child = pos;
     child.MakeMove(moves[i]);
     const int score = -Quiescence(child, -beta, -alpha, ply + 1);
@@ -310,9 +321,15 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
 
   const bool in_check = pos.InCheck();
   const Color us = pos.side_to_move();
+  const int static_eval = in_check ? -kInfinity : Evaluate(pos);
+  if (params_.reverse_futility_pruning() && !pv_node && !in_check &&
+      depth <= params_.rfp_max_depth() && std::abs(beta) < kMateBound &&
+      static_eval - params_.rfp_margin_cp() * depth >= beta) {
+    return static_eval;
+  }
   if (params_.null_move() && allow_null && !pv_node && !in_check &&
       depth >= params_.null_move_min_depth() && HasNonPawnMaterial(pos, us) &&
-      beta > -kMateBound && Evaluate(pos) >= beta) {
+      beta > -kMateBound && static_eval >= beta) {
     const int reduction =
         params_.null_move_base() + depth / params_.null_move_depth_divisor();
     Position child = pos;
@@ -328,6 +345,22 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
   if (moves.empty()) return in_check ? -kMateScore + ply : 0;
   int scores[256];
   ScoreMoves(pos, moves, tt_move, ply, scores);
+  if (params_.internal_iterative_reduction() && tt_move.is_none() &&
+      depth >= params_.iir_min_depth()) {
+    --depth;  // no move from an earlier search: likely not worth a full one
+  }
+  const bool prune_quiets = !pv_node && !in_check;
+  const bool futile =
+      prune_quiets && params_.futility_pruning() &&
+      depth <= params_.futility_max_depth() &&
+      static_eval + params_.futility_base_cp() +
+              params_.futility_margin_cp() * depth <=
+          alpha;
+  const int late_move_count =
+      prune_quiets && params_.late_move_pruning() &&
+              depth <= params_.lmp_max_depth()
+          ? params_.lmp_base() + depth * depth
+          : 256;
 
   const bool pvs = params_.algorithm() == SearchParams::PVS;
   const int original_alpha = alpha;
@@ -339,10 +372,15 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
     PickNext(moves, scores, i);
     const Move m = moves[i];
     const bool quiet = !m.is_capture() && !m.is_promotion();
+    // Once a move has kept us out of being mated, late and futile quiet moves
+    // are not worth searching.
+    const bool may_prune = quiet && best > -kMateBound;
+    if (may_prune && int(i) >= late_move_count) continue;
     Position child = pos;
     child.MakeMove(m);
-    keys_[root_key_index_ + ply + 1] = child.key();
     const bool gives_check = child.InCheck();
+    if (may_prune && futile && !gives_check) continue;
+    keys_[root_key_index_ + ply + 1] = child.key();
     const int new_depth =
         depth - 1 + (params_.check_extension() && gives_check);
 

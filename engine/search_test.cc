@@ -36,7 +36,9 @@ class MateTest : public ::testing::TestWithParam<MateCase> {};
 
 TEST_P(MateTest, FindsTheMate) {
   const MateCase& c = GetParam();
-  SearchInfo info = SearchDepth(c.fen, 2 * c.moves + 2);
+  // Two plies beyond the mate's length: the pruning of quiet moves
+  // (futility, late-move pruning) needs them to see a quiet mating line.
+  SearchInfo info = SearchDepth(c.fen, 2 * c.moves + 3);
   ASSERT_TRUE(IsMateScore(info.score)) << info.score;
   EXPECT_EQ(MateInMoves(info.score), c.moves);
   EXPECT_EQ(ToUci(info.best_move), c.first_move);
@@ -156,6 +158,10 @@ EngineConfig PlainSearch(SearchParams::Algorithm algorithm) {
   s->set_late_move_reductions(false);
   s->set_aspiration_windows(false);
   s->set_check_extension(false);
+  s->set_reverse_futility_pruning(false);
+  s->set_futility_pruning(false);
+  s->set_late_move_pruning(false);
+  s->set_internal_iterative_reduction(false);
   return config;
 }
 

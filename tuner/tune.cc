@@ -65,6 +65,20 @@ std::string DescribeChanges(const EvalParams& before, const EvalParams& after,
                           a->weight[kEg][f], b->weight[kMg][f],
                           b->weight[kEg][f]);
   }
+  bool any_term = false;
+  for (int f = kTermFeatures; f < kNumFeatures; ++f) {
+    any_term = any_term || a->weight[kMg][f] || a->weight[kEg][f] ||
+               b->weight[kMg][f] || b->weight[kEg][f];
+  }
+  if (any_term) {
+    absl::StrAppend(&s, "positional terms (mg / eg): before -> after\n");
+    for (int f = kTermFeatures; f < kNumFeatures; ++f) {
+      absl::StrAppendFormat(&s, "  %-20s %5d / %5d  ->  %5d / %5d\n",
+                            EvalWeights::FeatureName(f), a->weight[kMg][f],
+                            a->weight[kEg][f], b->weight[kMg][f],
+                            b->weight[kEg][f]);
+    }
+  }
   struct Change {
     int feature, phase, from, to;
   };
