@@ -29,9 +29,35 @@ Bitboard AheadOf(Color c, int rank) {
 }
 
 Bitboard PawnAttacksOf(Color c, Bitboard pawns) {
-  Bitboard attacks = 0;
-  while (pawns) attacks |= PawnAttacks(c, PopLowest(pawns));
-  return attacks;
+  return c == kWhite ? Shift<7>(pawns) | Shift<9>(pawns)
+                     : Shift<-7>(pawns) | Shift<-9>(pawns);
+}
+
+template <PieceType kType>
+Bitboard Attacks(Square s, Bitboard occupied) {
+  if constexpr (kType == kKnight) return KnightAttacks(s);
+  if constexpr (kType == kBishop) return BishopAttacks(s, occupied);
+  if constexpr (kType == kRook) return RookAttacks(s, occupied);
+  if constexpr (kType == kQueen) return QueenAttacks(s, occupied);
+}
+
+struct SideContext {
+  Bitboard occupied, mobility_area, king_zone, their_majors;
+};
+
+template <PieceType kType>
+void CountPieces(const Position& pos, Color us, int sign,
+                 const SideContext& side,
+                 std::array<int, kNumEvalTerms>& counts) {
+  for (Bitboard b = pos.pieces(us, kType); b;) {
+    const Bitboard attacks = Attacks<kType>(PopLowest(b), side.occupied);
+    counts[kMobilityKnight + kType - kKnight] +=
+        sign * PopCount(attacks & side.mobility_area);
+    counts[kKingAttackKnight + kType - kKnight] +=
+        sign * PopCount(attacks & side.king_zone);
+    if constexpr (kType == kKnight || kType == kBishop)
+      counts[kMinorThreat] += sign * PopCount(attacks & side.their_majors);
+  }
 }
 
 // One side's counts, added to `counts` with `sign`.
@@ -49,18 +75,11 @@ void CountSide(const Position& pos, Color us, int sign,
   const Bitboard their_majors =
       pos.pieces(them, kRook) | pos.pieces(them, kQueen);
 
-  for (int type = kKnight; type <= kQueen; ++type) {
-    for (Bitboard b = pos.pieces(us, PieceType(type)); b;) {
-      const Square s = PopLowest(b);
-      const Bitboard attacks = AttacksOf(PieceType(type), s, occupied);
-      counts[kMobilityKnight + type - kKnight] +=
-          sign * PopCount(attacks & mobility_area);
-      counts[kKingAttackKnight + type - kKnight] +=
-          sign * PopCount(attacks & king_zone);
-      if (type == kKnight || type == kBishop)
-        counts[kMinorThreat] += sign * PopCount(attacks & their_majors);
-    }
-  }
+  const SideContext side{occupied, mobility_area, king_zone, their_majors};
+  CountPieces<kKnight>(pos, us, sign, side, counts);
+  CountPieces<kBishop>(pos, us, sign, side, counts);
+  CountPieces<kRook>(pos, us, sign, side, counts);
+  CountPieces<kQueen>(pos, us, sign, side, counts);
   counts[kPawnThreat] +=
       sign * PopCount(our_pawn_attacks & pos.pieces(them) &
                       ~their_pawns & ~pos.pieces(them, kKing));
