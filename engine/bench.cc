@@ -81,6 +81,11 @@ void RunAlgorithmComparison(const EngineConfig& config, int max_depth,
   p->set_aspiration_windows(false);
   p->set_check_extension(false);
   p->set_iterative_deepening(false);
+  p->set_see_ordering(false);
+  p->set_reverse_futility_pruning(false);
+  p->set_futility_pruning(false);
+  p->set_late_move_pruning(false);
+  p->set_internal_iterative_reduction(false);
   EngineConfig minimax = plain, alpha_beta = plain;
   minimax.mutable_search()->set_algorithm(SearchParams::MINIMAX);
   alpha_beta.mutable_search()->set_algorithm(SearchParams::ALPHA_BETA);

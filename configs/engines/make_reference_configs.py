@@ -7,7 +7,8 @@ simplified.textproto  the founding documents' values 100/320/330/500/900/20000 a
                       (the same table for middle and end game)
 material.textproto    values only, 10/30/30/50/90/900 scaled to a 100-centipawn pawn
 pesto.textproto       PeSTO's tapered values and tables
-default.textproto     the strongest evaluation we have (PeSTO until the tuner beats it)
+default.textproto     the strongest evaluation we have: PeSTO plus the positional terms
+                      `tuner loop` learned (kept from the existing file)
 """
 import os
 import re
@@ -76,9 +77,17 @@ def main():
                   pst_block("pst_mg", pesto_mg), pst_block("pst_eg", pesto_eg)]
     write("pesto.textproto", "PeSTO's published values and tables (Texel-tuned).", "pesto",
           pesto_eval)
+    # default's positional terms came from the tuner, not from ../shared: kept as they are.
+    default_path = os.path.join(HERE, "default.textproto")
+    learned = []
+    if os.path.exists(default_path):
+        with open(default_path) as f:
+            learned = [line.rstrip("\n") for line in f
+                       if line.startswith("  terms {") or line.startswith("  # ")]
     write("default.textproto",
-          "The strongest configuration we have; every search technique at its default.",
-          "default", pesto_eval)
+          "The strongest configuration we have; every search technique at its default.\n"
+          "# PeSTO's material and tables, plus positional terms the tuner learned (at the end).",
+          "default", pesto_eval + learned)
 
 
 if __name__ == "__main__":
