@@ -29,8 +29,8 @@ ProgramOutput RunProgram(std::vector<std::string> args, bool show_errors) {
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   pid_t pid;
-  const int error = ::posix_spawnp(&pid, argv[0], &actions, nullptr,
-                                   argv.data(), environ);
+  const int error =
+      ::posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   ::close(out[1]);
   if (error == 0) {

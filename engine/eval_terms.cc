@@ -6,14 +6,14 @@ namespace chess {
 namespace {
 
 constexpr const char* kNames[kNumEvalTerms] = {
-    "mobility.knight",    "mobility.bishop",      "mobility.rook",
-    "mobility.queen",     "passed.rank2",         "passed.rank3",
-    "passed.rank4",       "passed.rank5",         "passed.rank6",
-    "passed.rank7",       "pawn.doubled",         "pawn.isolated",
-    "bishop_pair",        "rook.open_file",       "rook.half_open_file",
-    "king.shield",        "king.attack.knight",   "king.attack.bishop",
-    "king.attack.rook",   "king.attack.queen",    "threat.pawn",
-    "threat.minor",       "knight.outpost"};
+    "mobility.knight",  "mobility.bishop",    "mobility.rook",
+    "mobility.queen",   "passed.rank2",       "passed.rank3",
+    "passed.rank4",     "passed.rank5",       "passed.rank6",
+    "passed.rank7",     "pawn.doubled",       "pawn.isolated",
+    "bishop_pair",      "rook.open_file",     "rook.half_open_file",
+    "king.shield",      "king.attack.knight", "king.attack.bishop",
+    "king.attack.rook", "king.attack.queen",  "threat.pawn",
+    "threat.minor",     "knight.outpost"};
 
 Bitboard FileMask(int file) { return kFileA << file; }
 
@@ -81,8 +81,8 @@ void CountSide(const Position& pos, Color us, int sign,
   CountPieces<kRook>(pos, us, sign, side, counts);
   CountPieces<kQueen>(pos, us, sign, side, counts);
   counts[kPawnThreat] +=
-      sign * PopCount(our_pawn_attacks & pos.pieces(them) &
-                      ~their_pawns & ~pos.pieces(them, kKing));
+      sign * PopCount(our_pawn_attacks & pos.pieces(them) & ~their_pawns &
+                      ~pos.pieces(them, kKing));
 
   for (Bitboard b = our_pawns; b;) {
     const Square s = PopLowest(b);
