@@ -11,7 +11,10 @@ engine_pid=$ENGINE_PID  # bash unsets ENGINE_PID as soon as the process ends
 send() { echo "$1" >&"${ENGINE[1]}"; }
 # expect PATTERN [SECONDS]: reads lines until one matches; fails on timeout or EOF.
 expect() {
-  local line deadline=$((SECONDS + ${2:-10}))
+  # Sanitized builds run several times slower, beside other sanitized tests.
+  local limit=${2:-10}
+  [[ -n "${CHESS_HARNESS_SANITIZED:-}" ]] && limit=$((limit * 6))
+  local line deadline=$((SECONDS + limit))
   while ((SECONDS < deadline)); do
     if ! IFS= read -r -t 1 line <&"${ENGINE[0]}"; then
       [[ -n "${ENGINE_PID:-}" ]] && kill -0 "$ENGINE_PID" 2>/dev/null && continue
