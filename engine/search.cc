@@ -168,7 +168,7 @@ void Engine::ScoreMoves(const Position& pos, const MoveList& moves,
                      : MvvLva(victim, TypeOf(pos.piece_on(m.from()))));
         if (m.is_promotion()) {
           score += m.promotion_type() == kQueen ? 200 : -kGoodNoisyScore;
-        } else if (params_.see_ordering() && !SeeAtLeast(pos, m, 0)) {
+        } else if (OrdersBySee() && !SeeAtLeast(pos, m, 0)) {
           score += kBadNoisyScore - kGoodNoisyScore;
         }
       }
@@ -225,9 +225,11 @@ int Engine::Quiescence(const Position& pos, int alpha, int beta, int ply) {
   ScoreMoves(pos, moves, Move::None(), ply, scores);
   for (size_t i = 0; i < moves.size(); ++i) {
     PickNext(moves, scores, i);
+    // A capture that loses material cannot raise alpha. ScoreMoves has
+    // already run the exchange when it orders by it: its score tells.
     if (!in_check && params_.qsearch_see_pruning() && !moves[i].is_promotion() &&
-        !SeeAtLeast(pos, moves[i], 0)) {
-      continue;  // a capture that loses material cannot raise alpha
+        (OrdersBySee() ? scores[i] < 0 : !SeeAtLeast(pos, moves[i], 0))) {
+      continue;
     }
     Position child = pos;
     child.MakeMove(moves[i]);
@@ -321,7 +323,9 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
 
   const bool in_check = pos.InCheck();
   const Color us = pos.side_to_move();
-  const int static_eval = in_check ? -kInfinity : Evaluate(pos);
+  // Only the non-PV pruning below reads it: PV nodes skip the evaluation.
+  const int static_eval =
+      pv_node || in_check ? -kInfinity : Evaluate(pos);
   if (params_.reverse_futility_pruning() && !pv_node && !in_check &&
       depth <= params_.rfp_max_depth() && std::abs(beta) < kMateBound &&
       static_eval - params_.rfp_margin_cp() * depth >= beta) {

@@ -101,6 +101,11 @@ class Engine {
   int SearchRoot(const Position& pos, int depth, int previous_score);
   void ScoreMoves(const Position& pos, const MoveList& moves, Move tt_move,
                   int ply, int* scores) const;
+  // Whether ScoreMoves scores a capture that loses material below 0 (and
+  // every other capture above).
+  bool OrdersBySee() const {
+    return params_.order_mvv_lva() && params_.see_ordering();
+  }
   bool IsDraw(const Position& pos, int ply) const;
   bool ShouldStop();
   void UpdateQuietStats(const Position& pos, Move best, const Move* tried,
