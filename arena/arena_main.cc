@@ -6,6 +6,9 @@
 //   arena summary LOG|DIR... standings recomputed from a match log (several:
 //                            the shards of a match, merged in memory)
 //   arena pgn LOG|DIR...     a match log as PGN on stdout
+//   arena report LOG|DIR... [--output_dir=DIR] [--inline_moves_mb=3]
+//                            report.html of a match log (written beside the
+//                            log unless --output_dir)
 //   arena merge --output_dir=DIR LOG|DIR...   the shards' logs as one match
 //   arena status DIR|LOG...  progress over all shards while they run
 //   arena slurm CONFIG --shards=N [--concurrency=C] [--sbatch=OPT,...] [--wait]
@@ -36,6 +39,7 @@
 #include "arena/book_maker.h"
 #include "arena/match.h"
 #include "arena/merge.h"
+#include "arena/report.h"
 #include "arena/slurm.h"
 #include "common/files.h"
 #include "common/program.h"
@@ -61,6 +65,9 @@ ABSL_FLAG(bool, wait, false,
 ABSL_FLAG(std::string, shard, "",
           "I/N: play only shard I of N of the match (game pairs dealt "
           "round-robin), into its own output_dir; merge with arena merge");
+ABSL_FLAG(double, inline_moves_mb, 3,
+          "report: game moves up to this size go inside report.html; beyond, "
+          "into report-games/ beside it, loaded when a game is opened");
 ABSL_FLAG(std::string, out, "", "book: output EPD file");
 ABSL_FLAG(int, positions, 600, "book: number of positions");
 ABSL_FLAG(int, plies, 8, "book: random plies from the initial position");
@@ -121,6 +128,38 @@ absl::StatusOr<chess::LogContents> ReadLogs(
   return std::move(merged->log);
 }
 
+// Writes report.html (the summary's figures and pictures) into --output_dir,
+// or beside the log; exits as `arena summary` would.
+int Report(const std::vector<std::string>& paths,
+           const chess::LogContents& log) {
+  namespace fs = std::filesystem;
+  std::string dir = chess::CommandLinePath(absl::GetFlag(FLAGS_output_dir));
+  if (dir.empty()) {
+    std::error_code ec;
+    dir = fs::is_directory(paths[0], ec)
+              ? paths[0]
+              : fs::path(paths[0]).parent_path().string();
+    // Shards found under one directory: the report goes there.
+    if (paths.size() > 1) dir = fs::path(dir).parent_path().string();
+    if (dir.empty()) dir = ".";
+  }
+  const chess::MatchSummary summary = chess::SummarizeLog(log);
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  chess::ReportOptions options;
+  options.inline_moves_bytes =
+      size_t(std::max(0.0, absl::GetFlag(FLAGS_inline_moves_mb)) * (1 << 20));
+  if (absl::Status s = chess::WriteMatchReport(log, summary, dir, options);
+      !s.ok()) {
+    std::cerr << s.message() << "\n";
+    return chess::kExitIoError;
+  }
+  for (const std::string& d : summary.damaged_records())
+    std::cerr << paths[0] << ": damaged, not in the report: " << d << "\n";
+  std::cout << dir << "/report.html\n";
+  return summary.exit_code();
+}
+
 int SummaryOrPgn(const std::vector<char*>& args) {
   const std::string command = args[1];
   absl::StatusOr<std::vector<std::string>> paths = LogPaths(args);
@@ -135,6 +174,7 @@ int SummaryOrPgn(const std::vector<char*>& args) {
     std::cout << chess::FormatSummary(summary);
     return summary.exit_code();
   }
+  if (command == "report") return Report(*paths, *log);
   std::cout << chess::LogToPgn(*log) << std::flush;
   if (!std::cout) {
     std::cerr << "pgn: cannot write the output\n";
@@ -326,6 +366,7 @@ int Run(const std::string& config_path) {
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
       "arena [run] [CONFIG] [--shard=I/N] | summary LOG... | pgn LOG... | "
+      "report LOG... [--output_dir=DIR] | "
       "merge --output_dir=DIR LOG... | status DIR... | slurm CONFIG "
       "--shards=N [--wait] [--dry_run] | book --out=FILE\n"
       "Exit codes: 0 complete or H1, 1 H0, 2 bad input, 3 engine failure, 4 "
@@ -336,6 +377,7 @@ int main(int argc, char** argv) {
   std::string command = args.size() > 1 ? args[1] : "run";
   std::string operand = args.size() > 2 ? args[2] : "";
   if (command != "run" && command != "summary" && command != "pgn" &&
+      command != "report" &&
       command != "merge" && command != "status" && command != "slurm" &&
       command != "book") {
     operand = command;  // "arena CONFIG"
@@ -351,7 +393,8 @@ int main(int argc, char** argv) {
     }
     return Run(chess::CommandLinePath(operand));
   }
-  if (command == "summary" || command == "pgn") return SummaryOrPgn(args);
+  if (command == "summary" || command == "pgn" || command == "report")
+    return SummaryOrPgn(args);
   if (command == "merge") return Merge(args);
   if (command == "status") return Status(args);
   if (command == "slurm") return Slurm(args);

@@ -28,6 +28,7 @@
 #include "arena/pgn.h"
 #include "arena/player.h"
 #include "arena/record_io.h"
+#include "arena/report.h"
 #include "arena/referee.h"
 #include "arena/stats.h"
 #include "engine/config.h"
@@ -392,6 +393,34 @@ std::string WatchShardSprt(const std::string& dir, int every_ms,
 
 // A match whose outputs could not all be written: exit code 4, unless it had
 // already failed otherwise.
+// Rewrites report.html from the log every report_interval_ms while games are
+// added, so that a long match can be followed in a browser. A failure here is
+// only a note: the report at the end decides the exit code.
+void RewriteReportWhileRunning(const std::string& dir,
+                               const std::string& log_path,
+                               const RunOptions& options,
+                               const std::atomic<bool>& done) {
+  uintmax_t reported_size = 0;
+  auto last = std::chrono::steady_clock::now();
+  while (!done.load()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    if (std::chrono::steady_clock::now() - last <
+        std::chrono::milliseconds(options.report_interval_ms))
+      continue;
+    last = std::chrono::steady_clock::now();
+    std::error_code ec;
+    const uintmax_t size = fs::file_size(log_path, ec);
+    if (ec || size == reported_size) continue;
+    reported_size = size;
+    absl::StatusOr<LogContents> log = ReadLog(log_path);
+    if (!log.ok() || log->empty()) continue;
+    if (absl::Status s = WriteMatchReport(*log, SummarizeLog(*log), dir);
+        !s.ok()) {
+      Note(options, absl::StrCat("\nreport not updated: ", s.message(), "\n"));
+    }
+  }
+}
+
 void MarkIoError(MatchSummary* summary) {
   if (summary->exit_code() != kExitOk) return;
   summary->set_exit_code(kExitIoError);
@@ -626,9 +655,15 @@ absl::StatusOr<MatchSummary> PlayMatchForSummary(const LoadedMatch& match,
                                       &stop);
     });
   }
+  std::thread report_watch;
+  if (options.report_interval_ms > 0) {
+    report_watch = std::thread(
+        [&] { RewriteReportWhileRunning(dir, log_path, options, workers_done); });
+  }
   for (std::thread& t : threads) t.join();
   workers_done = true;
   if (peer_watch.joinable()) peer_watch.join();
+  if (report_watch.joinable()) report_watch.join();
   progress.Update(standings, true);
   progress.Finish();
 
@@ -676,15 +711,18 @@ int RunMatch(const LoadedMatch& match, const RunOptions& options) {
 
 absl::Status WriteDerivedFiles(const std::string& dir, const LogContents& log,
                                MatchSummary* summary) {
-  // The PGN first, so that result.textproto holds the final exit code.
+  // The PGN and the report first, so that result.textproto holds the final
+  // exit code.
   absl::Status pgn = WriteFileAtomically(
       (fs::path(dir) / "games.pgn").string(), LogToPgn(log));
   if (!pgn.ok()) MarkIoError(summary);
+  absl::Status report = WriteMatchReport(log, *summary, dir);
+  if (!report.ok()) MarkIoError(summary);
   std::string text;
   google::protobuf::TextFormat::PrintToString(*summary, &text);
   absl::Status result = WriteFileAtomically(
       (fs::path(dir) / "result.textproto").string(), text);
-  return pgn.ok() ? result : pgn;
+  return !pgn.ok() ? pgn : !report.ok() ? report : result;
 }
 
 absl::StatusOr<MatchLog> ReadMatchLog(const std::string& log_path) {

@@ -62,6 +62,9 @@ struct RunOptions {
   std::ostream* notes = nullptr;
   bool notes_are_terminal = false;  // progress rewrites one line in place
   std::string revision;  // recorded in the log header (e.g. the git revision)
+  // report.html is rewritten this often while games come in (0: only at the
+  // end).
+  int report_interval_ms = 30000;
 };
 
 // Plays (or resumes) the match, writes games.pgn and result.textproto, and
@@ -86,8 +89,8 @@ absl::StatusOr<MatchLog> ReadMatchLog(const std::string& log_path);
 // Standings recomputed from a log: the summary command.
 absl::StatusOr<MatchSummary> SummarizeLog(const std::string& log_path);
 
-// Rewrites OUTPUT_DIR/games.pgn, then result.textproto from `summary`, each
-// whole or not at all. A PGN that cannot be written gives the summary exit
+// Rewrites OUTPUT_DIR/games.pgn and report.html, then result.textproto from
+// `summary`, each whole or not at all. A PGN that cannot be written gives the summary exit
 // code 4 (unless it failed otherwise) before it is written. Returns the first
 // error.
 absl::Status WriteDerivedFiles(const std::string& dir, const LogContents& log,

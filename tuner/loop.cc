@@ -42,6 +42,15 @@ absl::StatusOr<LoopReport> RunLoop(const LoopConfig& config,
   if (ec)
     return absl::InternalError(absl::StrCat(output_dir, ": ", ec.message()));
 
+  // The starting point beside the results, for `tuner report`'s before and
+  // after.
+  if (absl::Status s = WriteTextProto(
+          *start, (fs::path(output_dir) / "start.textproto").string(),
+          absl::StrCat("# The start of tuner loop \"", config.name(), "\": ",
+                       start_path, "\n"));
+      !s.ok()) {
+    return s;
+  }
   LoopReport report;
   *report.mutable_config() = config;
   EngineConfig best = *start;
@@ -126,6 +135,7 @@ absl::StatusOr<LoopReport> RunLoop(const LoopConfig& config,
     row->set_generation(g);
     row->set_games(selfplay->played_games());
     row->set_positions(data.positions_size());
+    row->set_start_loss(tuned->texel.start_loss);
     row->set_loss(tuned->texel.final_loss);
     row->set_k(tuned->texel.k);
     row->set_elo_vs_previous(p.elo());

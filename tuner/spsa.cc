@@ -59,6 +59,7 @@ absl::StatusOr<SpsaState> LoadState(const SpsaConfig& config,
       const SpsaParameter& p = config.parameters(int(i));
       state.add_theta(std::clamp(start[i], p.min(), p.max()));
     }
+    *state.mutable_start_theta() = state.theta();
     return state;
   }
   absl::StatusOr<std::string> text = ReadFile(path);

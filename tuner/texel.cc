@@ -125,20 +125,26 @@ double Loss(const CoefficientSet& set, const Weights& w, double k, int threads,
   return loss / double(n);
 }
 
-double FitK(const CoefficientSet& set, const Weights& w, int threads) {
+double FitK(const CoefficientSet& set, const Weights& w, int threads,
+            std::vector<std::pair<double, double>>* samples) {
+  auto loss_at = [&](double k) {
+    const double loss = Loss(set, w, k, threads);
+    if (samples) samples->emplace_back(k, loss);
+    return loss;
+  };
   double lo = 0.05, hi = 5.0;
   const double ratio = (std::sqrt(5.0) - 1) / 2;
   double a = hi - ratio * (hi - lo), b = lo + ratio * (hi - lo);
-  double fa = Loss(set, w, a, threads), fb = Loss(set, w, b, threads);
+  double fa = loss_at(a), fb = loss_at(b);
   for (int i = 0; i < 60; ++i) {
     if (fa < fb) {
       hi = b, b = a, fb = fa;
       a = hi - ratio * (hi - lo);
-      fa = Loss(set, w, a, threads);
+      fa = loss_at(a);
     } else {
       lo = a, a = b, fa = fb;
       b = lo + ratio * (hi - lo);
-      fb = Loss(set, w, b, threads);
+      fb = loss_at(b);
     }
   }
   return (lo + hi) / 2;
@@ -166,7 +172,7 @@ TexelResult TuneTexel(CoefficientSet& set, const Weights& start,
   TexelResult r;
   r.weights = start;
   const int threads = std::max(1, s.threads());
-  r.k = s.k() > 0 ? s.k() : FitK(set, start, threads);
+  r.k = s.k() > 0 ? s.k() : FitK(set, start, threads, &r.k_fit);
   set.BlendTargets(s.result_weight(), r.k);
   r.start_loss = Loss(set, start, r.k, threads);
   const std::vector<bool> mask = TunableMask(s);
@@ -193,8 +199,9 @@ TexelResult TuneTexel(CoefficientSet& set, const Weights& start,
             s.learning_rate() * (m[j] / c1) / (std::sqrt(v[j] / c2) + eps);
       }
     }
-    if (on_epoch)
-      on_epoch(epoch, epoch_loss / double(std::max<size_t>(1, set.size())));
+    r.epoch_loss.push_back(epoch_loss /
+                           double(std::max<size_t>(1, set.size())));
+    if (on_epoch) on_epoch(epoch, r.epoch_loss.back());
   }
   r.final_loss = Loss(set, r.weights, r.k, threads);
   return r;

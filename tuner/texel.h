@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "engine/eval_weights.h"
@@ -70,14 +71,18 @@ double Loss(const CoefficientSet& set, const Weights& w, double k, int threads,
             Weights* gradient = nullptr, size_t first = 0,
             size_t last = SIZE_MAX);
 
-// The K minimising the loss for fixed weights (golden-section search).
-double FitK(const CoefficientSet& set, const Weights& w, int threads);
+// The K minimising the loss for fixed weights (golden-section search); each
+// (K, loss) it evaluated goes to `samples` if given.
+double FitK(const CoefficientSet& set, const Weights& w, int threads,
+            std::vector<std::pair<double, double>>* samples = nullptr);
 
 struct TexelResult {
   Weights weights;
   double k = 0;
   double start_loss = 0;
   double final_loss = 0;
+  std::vector<double> epoch_loss;  // mean loss of each epoch
+  std::vector<std::pair<double, double>> k_fit;  // (K, loss) tried; empty: K given
 };
 
 // Fits K on the results (unless given), blends the targets (see result_weight),

@@ -8,6 +8,9 @@
 //     spsa and loop on Slurm: --slurm_shards=N [--slurm_cpus=C]
 //     [--sbatch=OPT,...] (each match through sbatch) or [--srun] (inside an
 //     allocation: each match's shards as job steps)
+//   tuner report LOOP_DIR|TEXEL_RECORD|SPSA_STATE [--out=FILE.html]
+//               an HTML report (default: report.html in the loop directory,
+//               or the record's path with .html)
 //   tuner bench [--positions=1000000] [--threads=2]   one gradient epoch, timed
 //
 // Exit codes: 0 done, 2 bad input, 4 I/O error.
@@ -32,12 +35,14 @@
 #include "engine/movegen.h"
 #include "tuner/extract.h"
 #include "tuner/loop.h"
+#include "tuner/report.h"
 #include "tuner/selfplay.h"
 #include "tuner/spsa.h"
 #include "tuner/tune.h"
 
 ABSL_FLAG(std::string, out, "",
-          "extract: dataset to write; texel: config to write");
+          "extract: dataset to write; texel: config to write; report: the "
+          "HTML file");
 ABSL_FLAG(int, skip_plies, 0, "extract: plies skipped after the book");
 ABSL_FLAG(int, max_per_game, 0, "extract: positions kept per game (0: all)");
 ABSL_FLAG(std::string, qsearch_config, "",
@@ -186,6 +191,12 @@ int Texel() {
     run.set_start_loss(tuned->texel.start_loss);
     run.set_final_loss(tuned->texel.final_loss);
     run.set_seconds(seconds);
+    for (double loss : tuned->texel.epoch_loss) run.add_epoch_loss(loss);
+    for (const auto& [k, loss] : tuned->texel.k_fit) {
+      chess::KFitPoint* point = run.add_k_fit();
+      point->set_k(k);
+      point->set_loss(loss);
+    }
     if (auto s = chess::WriteTextProto(run, record, "# A tuner texel run\n");
         !s.ok())
       return Fail(s, 4);
@@ -225,6 +236,21 @@ absl::StatusOr<chess::SlurmOptions> SlurmFromFlags() {
         "sbatch");
   }
   return slurm;
+}
+
+int Report(const std::vector<char*>& rest) {
+  if (rest.size() != 1) {
+    return Fail(absl::InvalidArgumentError(
+        "report needs one loop output directory, texel record or SPSA state"));
+  }
+  auto report = chess::MakeTuningReport(chess::CommandLinePath(rest[0]));
+  if (!report.ok()) return Fail(report.status());
+  std::string out = chess::CommandLinePath(absl::GetFlag(FLAGS_out));
+  if (out.empty()) out = report->default_path;
+  if (auto s = chess::WriteFileAtomically(out, report->html); !s.ok())
+    return Fail(s, 4);
+  std::cout << out << " (" << report->kind << ")\n";
+  return 0;
 }
 
 int Bench() {
@@ -270,7 +296,7 @@ int Bench() {
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
-      "tuner extract|texel|spsa|loop|bench ... (see tuner_main.cc)");
+      "tuner extract|texel|spsa|loop|report|bench ... (see tuner_main.cc)");
   std::vector<char*> args = absl::ParseCommandLine(argc, argv);
   ::signal(SIGPIPE, SIG_IGN);
   const std::string command = args.size() > 1 ? args[1] : "";
@@ -279,6 +305,7 @@ int main(int argc, char** argv) {
   if (command == "extract") return Extract(rest);
   if (command == "texel") return Texel();
   if (command == "bench") return Bench();
+  if (command == "report") return Report(rest);
   if (command == "spsa" || command == "loop") {
     if (rest.size() != 1)
       return Fail(
@@ -313,6 +340,6 @@ int main(int argc, char** argv) {
     std::cout << chess::FormatLoopReport(*report);
     return 0;
   }
-  std::cerr << "usage: tuner extract|texel|spsa|loop|bench (see --help)\n";
+  std::cerr << "usage: tuner extract|texel|spsa|loop|report|bench (see --help)\n";
   return 2;
 }

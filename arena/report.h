@@ -1,0 +1,81 @@
+// The match report: OUTPUT_DIR/report.html, one page that opens from disk with
+// no network (standings, Elo and LLR as the games came in, pentanomial and
+// termination bars, per-player time/depth/nodes through the game, a game list
+// and a game viewer). Written at the end of every match and merge, rewritten
+// while a match runs, and by `arena report`.
+#ifndef ARENA_REPORT_H_
+#define ARENA_REPORT_H_
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "arena/log_reader.h"
+#include "arena/match_log.pb.h"
+
+namespace chess {
+
+// The standings of one pairing after `games` of its games (log order).
+struct EloSample {
+  int games = 0;
+  bool measurable = false;
+  double elo = 0, elo_error = 0;
+  double llr = 0;
+};
+
+// Per player, moves played in a stretch of the game (by move number).
+struct PhaseCell {
+  int moves = 0;
+  double time_ms = 0, depth = 0, nodes = 0;  // sums over the moves
+};
+inline constexpr int kPhaseMoves = 10;  // moves per stretch
+inline constexpr int kPhaseCells = 8;   // the last holds every later move
+
+struct MatchReportData {
+  MatchSummary summary;
+  std::vector<std::string> players;
+  std::vector<std::pair<int, int>> pairings;      // player indices
+  std::vector<std::vector<EloSample>> progress;   // per pairing
+  std::vector<std::vector<PhaseCell>> phases;     // per player
+  std::vector<const GameRecord*> games;           // by schedule index
+};
+
+// `log` must outlive the result (games point into it). `summary` is the one
+// result.textproto holds.
+MatchReportData BuildMatchReportData(const LogContents& log,
+                                     const MatchSummary& summary);
+
+struct ReportOptions {
+  // Game moves up to this many bytes go inside the page; beyond, they are
+  // written in chunks under report-games/ and loaded when a game is opened.
+  size_t inline_moves_bytes = 3 << 20;
+  int games_per_chunk = 1000;
+};
+
+struct ReportFile {
+  std::string path;  // relative to the output directory
+  std::string contents;
+};
+
+// report.html first, then any chunk files.
+std::vector<ReportFile> RenderMatchReport(const MatchReportData& data,
+                                          const MatchHeader& header,
+                                          const ReportOptions& options = {});
+
+// Renders and writes the report into `dir` (each file atomically; chunks
+// before the page that loads them; stale chunks removed).
+absl::Status WriteMatchReport(const LogContents& log,
+                              const MatchSummary& summary,
+                              const std::string& dir,
+                              const ReportOptions& options = {});
+
+// The mover's score from White's side, as the page's evaluation graph reads
+// it: centipawns, or +-(100000 + moves to mate); kNoScore when the engine
+// reported none.
+inline constexpr int kNoScore = 1 << 30;
+int WhiteViewScore(const MoveRecord& move, bool white_moved);
+
+}  // namespace chess
+
+#endif  // ARENA_REPORT_H_

@@ -1,0 +1,187 @@
+#include "arena/report.h"
+
+#include <filesystem>
+#include <sstream>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "arena/match.h"
+#include "arena/standings.h"
+#include "common/files.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace chess {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+constexpr char kGauntlet[] = R"(
+name: "three <players>"
+players { name: "default" config_file: "configs/engines/default.textproto"
+          overrides { search { hash_mb: 1 } } }
+players { name: "simplified" config_file: "configs/engines/simplified.textproto"
+          overrides { search { hash_mb: 1 } } }
+players { name: "material" config_file: "configs/engines/material.textproto"
+          overrides { search { hash_mb: 1 } } }
+pairing: ROUND_ROBIN
+games: 12
+openings { file: "configs/openings/balanced.epd" order: SEQUENTIAL }
+time_control { nodes: 500 }
+adjudication { max_moves: 50 }
+seed: 3
+)";
+
+// One small round robin, played once for every test.
+class ReportTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new std::string(
+        (fs::path(::testing::TempDir()) / "report_test").string());
+    fs::remove_all(*dir_);
+    auto match = ParseMatch(kGauntlet, "gauntlet.textproto", ".");
+    ASSERT_TRUE(match.ok()) << match.status();
+    std::ostringstream out;
+    RunOptions options;
+    options.output_dir = *dir_;
+    options.out = &out;
+    ASSERT_EQ(RunMatch(*match, options), 0);
+    auto log = ReadLog(*dir_ + "/games.log");
+    ASSERT_TRUE(log.ok());
+    log_ = new LogContents(*std::move(log));
+  }
+  static std::string* dir_;
+  static LogContents* log_;
+};
+std::string* ReportTest::dir_ = nullptr;
+LogContents* ReportTest::log_ = nullptr;
+
+TEST_F(ReportTest, EveryMatchEndsWithAReport) {
+  auto html = ReadFile(*dir_ + "/report.html");
+  ASSERT_TRUE(html.ok());
+  EXPECT_THAT(*html, HasSubstr("<h1 id=\"title\">three &lt;players&gt;</h1>"));
+  EXPECT_THAT(*html, HasSubstr("id=\"crosstable\""));
+  EXPECT_FALSE(fs::exists(*dir_ + "/report-games")) << "small: all inline";
+}
+
+TEST_F(ReportTest, StandingsCellsHoldTheSummaryFigures) {
+  const MatchSummary summary = SummarizeLog(*log_);
+  const std::string html =
+      RenderMatchReport(BuildMatchReportData(*log_, summary), log_->header)[0]
+          .contents;
+  ASSERT_EQ(summary.pairings_size(), 3);
+  for (int i = 0; i < summary.pairings_size(); ++i) {
+    const PairingSummary& p = summary.pairings(i);
+    EXPECT_THAT(html, HasSubstr(absl::StrFormat(
+                          "<td id=\"p%d-games\">%d</td><td id=\"p%d-wins\">%d<",
+                          i, p.games(), i, p.wins())));
+    EXPECT_THAT(html, HasSubstr(absl::StrFormat("<td id=\"p%d-score\">%.1f%%<",
+                                                i, 100 * p.score())));
+    if (p.has_elo()) {
+      EXPECT_THAT(html, HasSubstr(absl::StrFormat(
+                            "<td id=\"p%d-elo\">%+.1f ± %.1f<", i, p.elo(),
+                            p.elo_error())));
+    }
+  }
+}
+
+TEST_F(ReportTest, ProgressEndsOnTheFinalStandings) {
+  const MatchSummary summary = SummarizeLog(*log_);
+  const MatchReportData d = BuildMatchReportData(*log_, summary);
+  ASSERT_EQ(d.progress.size(), 3u);
+  for (int p = 0; p < 3; ++p) {
+    ASSERT_FALSE(d.progress[p].empty());
+    const EloSample& last = d.progress[p].back();
+    EXPECT_EQ(last.games, summary.pairings(p).games());
+    EXPECT_EQ(last.measurable, summary.pairings(p).has_elo());
+    if (last.measurable) EXPECT_DOUBLE_EQ(last.elo, summary.pairings(p).elo());
+    for (size_t i = 1; i < d.progress[p].size(); ++i)
+      EXPECT_GT(d.progress[p][i].games, d.progress[p][i - 1].games);
+  }
+}
+
+TEST_F(ReportTest, PhasesCountEveryMoveOnce) {
+  const MatchReportData d =
+      BuildMatchReportData(*log_, SummarizeLog(*log_));
+  int moves = 0, counted = 0;
+  for (const GameRecord& g : log_->games) moves += g.moves_size();
+  for (const auto& player : d.phases)
+    for (const PhaseCell& c : player) counted += c.moves;
+  EXPECT_EQ(counted, moves);
+  ASSERT_EQ(d.games.size(), log_->games.size());
+  for (size_t i = 0; i < d.games.size(); ++i)
+    EXPECT_EQ(d.games[i]->index(), int(i)) << "by schedule index";
+}
+
+TEST_F(ReportTest, LargeLogsLoadTheirMovesInChunks) {
+  const MatchReportData d =
+      BuildMatchReportData(*log_, SummarizeLog(*log_));
+  ReportOptions options;
+  options.inline_moves_bytes = 0;
+  options.games_per_chunk = 5;
+  const std::vector<ReportFile> files =
+      RenderMatchReport(d, log_->header, options);
+  const size_t chunks = (log_->games.size() + 4) / 5;
+  ASSERT_EQ(files.size(), 1 + chunks);
+  EXPECT_EQ(files[1].path, "report-games/chunk-0.js");
+  EXPECT_THAT(files[2].contents, HasSubstr("reportGames(1,["));
+  EXPECT_THAT(files[0].contents,
+              HasSubstr(absl::StrCat("\"chunks\":{\"count\":", chunks,
+                                     ",\"size\":5,\"inline\":false")));
+  EXPECT_THAT(files[0].contents, Not(HasSubstr("reportGames(0,")));
+
+  const std::string dir = *dir_ + "/chunked";
+  ASSERT_TRUE(WriteMatchReport(*log_, SummarizeLog(*log_), dir, options).ok());
+  EXPECT_TRUE(fs::exists(dir + "/report-games/chunk-1.js"));
+  // Rewritten small, the stale chunks go.
+  ASSERT_TRUE(WriteMatchReport(*log_, SummarizeLog(*log_), dir).ok());
+  EXPECT_FALSE(fs::exists(dir + "/report-games"));
+}
+
+TEST(WhiteViewScoreTest, TurnsTheMoversScoreToWhitesSide) {
+  MoveRecord m;
+  m.set_score_cp(35);
+  EXPECT_EQ(WhiteViewScore(m, true), 35);
+  EXPECT_EQ(WhiteViewScore(m, false), -35);
+  m.set_mate(3);
+  EXPECT_EQ(WhiteViewScore(m, false), -100003);
+  m.set_mate(-2);
+  EXPECT_EQ(WhiteViewScore(m, true), -100002);
+  EXPECT_EQ(WhiteViewScore(MoveRecord(), true), kNoScore);
+}
+
+// A 100,000-game log (two real games copied) stays under 5 MB of page; the
+// moves go to lazily loaded chunks. Its time is measured by
+// //arena:report_bench, not here.
+TEST_F(ReportTest, AHundredThousandGamesFitInFiveMegabytes) {
+  LogContents big;
+  big.header = log_->header;
+  big.header.mutable_config()->clear_players();
+  for (int i = 0; i < 2; ++i)
+    *big.header.mutable_config()->add_players() =
+        log_->header.config().players(i);
+  big.header.mutable_config()->set_pairing(MatchConfig::GAUNTLET);
+  big.header.mutable_config()->set_games(100000);
+  big.header.set_scheduled_games(100000);
+  const GameRecord* pair[2] = {nullptr, nullptr};
+  for (const GameRecord& g : log_->games)
+    if (g.pairing() == 0 && g.round() == 0) pair[g.index() % 2] = &g;
+  ASSERT_TRUE(pair[0] && pair[1]);
+  for (int i = 0; i < 100000; ++i) {
+    GameRecord g = *pair[i % 2];
+    g.set_index(i);
+    g.set_round(i / 2);
+    big.games.push_back(std::move(g));
+  }
+  const MatchSummary summary = SummarizeLog(big);
+  EXPECT_EQ(summary.played_games(), 100000);
+  const std::vector<ReportFile> files =
+      RenderMatchReport(BuildMatchReportData(big, summary), big.header);
+  EXPECT_LE(files[0].contents.size(), 5u << 20);
+  EXPECT_EQ(files.size(), 1u + 100u);
+}
+
+}  // namespace
+}  // namespace chess
