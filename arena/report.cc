@@ -30,8 +30,7 @@ std::vector<std::vector<EloSample>> Progress(const LogContents& log,
   if (log.header.shard_count() > 0) config.clear_sprt();
   Standings standings(config);
   std::vector<std::vector<EloSample>> progress(pairings);
-  const size_t step =
-      std::max<size_t>(1, log.games.size() / kProgressSamples);
+  const size_t step = std::max<size_t>(1, log.games.size() / kProgressSamples);
   for (size_t i = 0; i < log.games.size(); ++i) {
     standings.Add(log.games[i]);
     if ((i + 1) % step != 0 && i + 1 != log.games.size()) continue;
@@ -40,8 +39,8 @@ std::vector<std::vector<EloSample>> Progress(const LogContents& log,
       if (s.games() == 0 ||
           (!progress[p].empty() && progress[p].back().games == s.games()))
         continue;
-      progress[p].push_back(EloSample{s.games(), s.has_elo(), s.elo(),
-                                      s.elo_error(), s.llr()});
+      progress[p].push_back(
+          EloSample{s.games(), s.has_elo(), s.elo(), s.elo_error(), s.llr()});
     }
   }
   return progress;
@@ -80,8 +79,9 @@ std::string Percent(double share) {
 
 std::string Cell(const std::string& id, const std::string& text,
                  const char* cls = nullptr) {
-  return absl::StrCat("<td id=\"", id, "\"", cls ? absl::StrCat(" class=\"", cls, "\"") : "",
-                      ">", HtmlEscape(text), "</td>");
+  return absl::StrCat("<td id=\"", id, "\"",
+                      cls ? absl::StrCat(" class=\"", cls, "\"") : "", ">",
+                      HtmlEscape(text), "</td>");
 }
 
 // The standings table: the figures of the text summary, the same formats,
@@ -95,22 +95,21 @@ std::string StandingsTable(const MatchSummary& m) {
   for (int i = 0; i < m.pairings_size(); ++i) {
     const PairingSummary& p = m.pairings(i);
     const std::string id = absl::StrCat("p", i, "-");
-    absl::StrAppend(
-        &html, "<tr>",
-        Cell(id + "players", absl::StrCat(p.first(), " vs ", p.second()),
-             "name"),
-        Cell(id + "games", absl::StrCat(p.games())),
-        Cell(id + "wins", absl::StrCat(p.wins())),
-        Cell(id + "draws", absl::StrCat(p.draws())),
-        Cell(id + "losses", absl::StrCat(p.losses())),
-        Cell(id + "score", Percent(p.score())));
+    absl::StrAppend(&html, "<tr>",
+                    Cell(id + "players",
+                         absl::StrCat(p.first(), " vs ", p.second()), "name"),
+                    Cell(id + "games", absl::StrCat(p.games())),
+                    Cell(id + "wins", absl::StrCat(p.wins())),
+                    Cell(id + "draws", absl::StrCat(p.draws())),
+                    Cell(id + "losses", absl::StrCat(p.losses())),
+                    Cell(id + "score", Percent(p.score())));
     if (p.has_elo()) {
       absl::StrAppend(
           &html,
-          Cell(id + "elo", absl::StrFormat("%+.1f ± %.1f", p.elo(),
-                                           p.elo_error())),
-          Cell(id + "nelo", absl::StrFormat("%+.1f ± %.1f", p.nelo(),
-                                            p.nelo_error())),
+          Cell(id + "elo",
+               absl::StrFormat("%+.1f ± %.1f", p.elo(), p.elo_error())),
+          Cell(id + "nelo",
+               absl::StrFormat("%+.1f ± %.1f", p.nelo(), p.nelo_error())),
           Cell(id + "los", Percent(p.los())));
     } else {
       absl::StrAppend(&html, Cell(id + "elo", "not measurable yet"),
@@ -121,10 +120,10 @@ std::string StandingsTable(const MatchSummary& m) {
         Cell(id + "penta",
              absl::StrCat("[", absl::StrJoin(p.pentanomial(), ", "), "]")),
         Cell(id + "sprt",
-             p.has_llr() ? absl::StrFormat("LLR %.2f (%.2f, %.2f) %s", p.llr(),
-                                           p.llr_lower(), p.llr_upper(),
-                                           p.sprt())
-                         : "-"),
+             p.has_llr()
+                 ? absl::StrFormat("LLR %.2f (%.2f, %.2f) %s", p.llr(),
+                                   p.llr_lower(), p.llr_upper(), p.sprt())
+                 : "-"),
         "</tr>\n");
   }
   return html + "</table>\n";
@@ -160,10 +159,10 @@ std::string Crosstable(const MatchReportData& d) {
       total += points[i][j];
       total_games += games[i][j];
       absl::StrAppend(&html, "<td>",
-                      i == j            ? "&mdash;"
-                      : games[i][j] == 0 ? ""
-                                         : absl::StrFormat("%g/%d", points[i][j],
-                                                           games[i][j]),
+                      i == j ? "&mdash;"
+                      : games[i][j] == 0
+                          ? ""
+                          : absl::StrFormat("%g/%d", points[i][j], games[i][j]),
                       "</td>");
     }
     absl::StrAppend(&html, "<td>", absl::StrFormat("%g/%d", total, total_games),
@@ -186,15 +185,19 @@ std::string TimeControlText(const PlayerConfig& p) {
 std::string Body(const MatchReportData& d, const MatchHeader& header) {
   const MatchSummary& m = d.summary;
   std::string html = absl::StrCat(
-      "<h1 id=\"title\">", HtmlEscape(m.name().empty() ? "(unnamed)" : m.name()),
+      "<h1 id=\"title\">",
+      HtmlEscape(m.name().empty() ? "(unnamed)" : m.name()),
       "</h1>\n<p class=\"muted\"><span id=\"played\">", m.played_games(),
       "</span> of <span id=\"scheduled\">", m.scheduled_games(),
       "</span> games played &middot; engine revision ",
       HtmlEscape(header.engine_revision()), " &middot; started ",
-      HtmlEscape(header.start_time()), "</p>\n<p><span class=\"verdict\" "
+      HtmlEscape(header.start_time()),
+      "</p>\n<p><span class=\"verdict\" "
       "id=\"verdict\">",
-      HtmlEscape(m.verdict()), "</span> <span class=\"muted\">exit code <span "
-      "id=\"exit-code\">", m.exit_code(), "</span></span></p>\n");
+      HtmlEscape(m.verdict()),
+      "</span> <span class=\"muted\">exit code <span "
+      "id=\"exit-code\">",
+      m.exit_code(), "</span></span></p>\n");
   for (const std::string& damage : m.damaged_records())
     absl::StrAppend(&html, "<p class=\"verdict\">DAMAGED: ", HtmlEscape(damage),
                     "</p>\n");
@@ -212,7 +215,8 @@ std::string Body(const MatchReportData& d, const MatchHeader& header) {
   // Filled by arena/report.js from window.REPORT.
   absl::StrAppend(
       &html,
-      "<h2>As the games came in</h2><div id=\"progress\" class=\"grid\"></div>\n"
+      "<h2>As the games came in</h2><div id=\"progress\" "
+      "class=\"grid\"></div>\n"
       "<h2>Pentanomial and terminations</h2><div id=\"bars\" "
       "class=\"grid\"></div>\n"
       "<h2>Through the game (per move, by move number)</h2><div id=\"phases\" "
@@ -225,8 +229,7 @@ std::string Body(const MatchReportData& d, const MatchHeader& header) {
 // The mover's side is White when the number of plies before it is even in a
 // game whose opening position has White to move.
 bool WhiteToMoveAt(const GameRecord& g, int ply) {
-  const bool white_first =
-      g.opening_fen().find(" b ") == std::string::npos;
+  const bool white_first = g.opening_fen().find(" b ") == std::string::npos;
   return (ply % 2 == 0) == white_first;
 }
 
@@ -324,11 +327,11 @@ std::string DataJson(const MatchReportData& d, const MatchHeader& header,
   if (header.config().has_sprt() && header.shard_count() == 0 &&
       d.summary.pairings_size() > 0 && d.summary.pairings(0).has_llr()) {
     const SprtConfig& sprt = header.config().sprt();
-    absl::StrAppend(&json, "\"sprt\":{\"elo0\":", JsonNumber(sprt.elo0()),
-                    ",\"elo1\":", JsonNumber(sprt.elo1()), ",\"lower\":",
-                    JsonNumber(d.summary.pairings(0).llr_lower(), 3),
-                    ",\"upper\":",
-                    JsonNumber(d.summary.pairings(0).llr_upper(), 3), "},");
+    absl::StrAppend(
+        &json, "\"sprt\":{\"elo0\":", JsonNumber(sprt.elo0()),
+        ",\"elo1\":", JsonNumber(sprt.elo1()),
+        ",\"lower\":", JsonNumber(d.summary.pairings(0).llr_lower(), 3),
+        ",\"upper\":", JsonNumber(d.summary.pairings(0).llr_upper(), 3), "},");
   }
   std::vector<std::pair<std::string, int>> ends(
       d.summary.terminations().begin(), d.summary.terminations().end());
@@ -370,10 +373,10 @@ std::string DataJson(const MatchReportData& d, const MatchHeader& header,
                     int(g.termination()), ",", g.moves_size(), ",", g.round(),
                     ",", g.opening_index());
   }
-  absl::StrAppend(&json, "],\"chunks\":{\"count\":", chunks, ",\"size\":",
-                  options.games_per_chunk, ",\"inline\":",
-                  inline_chunks ? "true" : "false", ",\"dir\":",
-                  JsonString(kChunkDir), "}}");
+  absl::StrAppend(&json, "],\"chunks\":{\"count\":", chunks,
+                  ",\"size\":", options.games_per_chunk,
+                  ",\"inline\":", inline_chunks ? "true" : "false",
+                  ",\"dir\":", JsonString(kChunkDir), "}}");
   return json;
 }
 
@@ -403,8 +406,8 @@ MatchReportData BuildMatchReportData(const LogContents& log,
   }
   d.pairings = Pairings(config);
   // A summary of other pairings (foreign input) must not index past ours.
-  d.pairings.resize(std::min<size_t>(d.pairings.size(),
-                                     size_t(summary.pairings_size())));
+  d.pairings.resize(
+      std::min<size_t>(d.pairings.size(), size_t(summary.pairings_size())));
   d.progress = Progress(log, d.pairings.size());
   for (const GameRecord& g : log.games) d.games.push_back(&g);
   std::sort(d.games.begin(), d.games.end(),
@@ -437,7 +440,8 @@ std::vector<ReportFile> RenderMatchReport(const MatchReportData& data,
   page.data_json = DataJson(data, header, chunks, inline_chunks, options);
   page.scripts.push_back(kMatchReportJs);
   if (inline_chunks)
-    for (ReportFile& f : chunk_files) page.scripts.push_back(std::move(f.contents));
+    for (ReportFile& f : chunk_files)
+      page.scripts.push_back(std::move(f.contents));
   std::vector<ReportFile> files = {{"report.html", RenderHtmlPage(page)}};
   if (!inline_chunks)
     for (ReportFile& f : chunk_files) files.push_back(std::move(f));

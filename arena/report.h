@@ -35,10 +35,10 @@ inline constexpr int kPhaseCells = 8;   // the last holds every later move
 struct MatchReportData {
   MatchSummary summary;
   std::vector<std::string> players;
-  std::vector<std::pair<int, int>> pairings;      // player indices
-  std::vector<std::vector<EloSample>> progress;   // per pairing
-  std::vector<std::vector<PhaseCell>> phases;     // per player
-  std::vector<const GameRecord*> games;           // by schedule index
+  std::vector<std::pair<int, int>> pairings;     // player indices
+  std::vector<std::vector<EloSample>> progress;  // per pairing
+  std::vector<std::vector<PhaseCell>> phases;    // per player
+  std::vector<const GameRecord*> games;          // by schedule index
 };
 
 // `log` must outlive the result (games point into it). `summary` is the one

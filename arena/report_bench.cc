@@ -20,8 +20,7 @@
 namespace {
 
 double SecondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                       start)
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
       .count();
 }
 
@@ -37,13 +36,13 @@ int main(int argc, char** argv) {
   auto match = chess::ParseMatch(
       "players { name: \"a\" config { search { hash_mb: 1 } } }\n"
       "players { name: \"b\" config { search { hash_mb: 1 } } }\n"
-      "games: 2\ntime_control { nodes: 2000 }\nadjudication { max_moves: 80 }\n",
+      "games: 2\ntime_control { nodes: 2000 }\nadjudication { max_moves: 80 "
+      "}\n",
       "bench.textproto", ".");
   if (!match.ok()) return 2;
   std::ostringstream quiet;
-  chess::RunOptions options{.output_dir = dir + "/template",
-                            .progress = false,
-                            .out = &quiet};
+  chess::RunOptions options{
+      .output_dir = dir + "/template", .progress = false, .out = &quiet};
   if (chess::RunMatch(*match, options) != 0) return 3;
   auto played = chess::ReadLog(dir + "/template/games.log");
   if (!played.ok() || played->games.size() != 2) return 3;
@@ -53,7 +52,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> records = {header.SerializeAsString()};
   int plies = 0;
   for (int i = 0; i < games; ++i) {
-    chess::GameRecord g = played->games[played->games[0].index() == i % 2 ? 0 : 1];
+    chess::GameRecord g =
+        played->games[played->games[0].index() == i % 2 ? 0 : 1];
     g.set_index(i);
     g.set_round(i / 2);
     plies += g.moves_size();

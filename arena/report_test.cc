@@ -80,9 +80,9 @@ TEST_F(ReportTest, StandingsCellsHoldTheSummaryFigures) {
     EXPECT_THAT(html, HasSubstr(absl::StrFormat("<td id=\"p%d-score\">%.1f%%<",
                                                 i, 100 * p.score())));
     if (p.has_elo()) {
-      EXPECT_THAT(html, HasSubstr(absl::StrFormat(
-                            "<td id=\"p%d-elo\">%+.1f ± %.1f<", i, p.elo(),
-                            p.elo_error())));
+      EXPECT_THAT(
+          html, HasSubstr(absl::StrFormat("<td id=\"p%d-elo\">%+.1f ± %.1f<", i,
+                                          p.elo(), p.elo_error())));
     }
   }
 }
@@ -103,8 +103,7 @@ TEST_F(ReportTest, ProgressEndsOnTheFinalStandings) {
 }
 
 TEST_F(ReportTest, PhasesCountEveryMoveOnce) {
-  const MatchReportData d =
-      BuildMatchReportData(*log_, SummarizeLog(*log_));
+  const MatchReportData d = BuildMatchReportData(*log_, SummarizeLog(*log_));
   int moves = 0, counted = 0;
   for (const GameRecord& g : log_->games) moves += g.moves_size();
   for (const auto& player : d.phases)
@@ -116,8 +115,7 @@ TEST_F(ReportTest, PhasesCountEveryMoveOnce) {
 }
 
 TEST_F(ReportTest, LargeLogsLoadTheirMovesInChunks) {
-  const MatchReportData d =
-      BuildMatchReportData(*log_, SummarizeLog(*log_));
+  const MatchReportData d = BuildMatchReportData(*log_, SummarizeLog(*log_));
   ReportOptions options;
   options.inline_moves_bytes = 0;
   options.games_per_chunk = 5;

@@ -26,10 +26,9 @@ std::string Row(const std::vector<std::string>& cells,
                 const std::vector<std::string>& ids = {}) {
   std::string html = "<tr>";
   for (size_t i = 0; i < cells.size(); ++i) {
-    const std::string id =
-        i < ids.size() && !ids[i].empty()
-            ? absl::StrCat(" id=\"", id_prefix, ids[i], "\"")
-            : "";
+    const std::string id = i < ids.size() && !ids[i].empty()
+                               ? absl::StrCat(" id=\"", id_prefix, ids[i], "\"")
+                               : "";
     absl::StrAppend(&html, i == 0 ? "<td class=\"name\"" : "<td", id, ">",
                     HtmlEscape(cells[i]), "</td>");
   }
@@ -82,27 +81,26 @@ std::string EvalSection(const EngineConfig& start, const EngineConfig& learned,
   absl::StatusOr<EvalWeights> a = EvalWeights::FromProto(start.eval());
   absl::StatusOr<EvalWeights> b = EvalWeights::FromProto(learned.eval());
   if (!a.ok() || !b.ok()) return "<p>(the evaluations cannot be compared)</p>";
-  std::string html = absl::StrCat(
-      "<h2>Piece values</h2>\n<table id=\"values\">",
-      Header({"piece", absl::StrCat(start_label, " mg"),
-              absl::StrCat(learned_label, " mg"), "change",
-              absl::StrCat(start_label, " eg"),
-              absl::StrCat(learned_label, " eg"), "change"}));
+  std::string html =
+      absl::StrCat("<h2>Piece values</h2>\n<table id=\"values\">",
+                   Header({"piece", absl::StrCat(start_label, " mg"),
+                           absl::StrCat(learned_label, " mg"), "change",
+                           absl::StrCat(start_label, " eg"),
+                           absl::StrCat(learned_label, " eg"), "change"}));
   auto change = [](int before, int after) {
     return absl::StrFormat("%+d", after - before);
   };
   for (int p = 0; p < 5; ++p) {
     const int f = kValueFeatures + p;
     absl::StrAppend(
-        &html, Row({kPieces[p], absl::StrCat(a->weight[kMg][f]),
-                    absl::StrCat(b->weight[kMg][f]),
-                    change(a->weight[kMg][f], b->weight[kMg][f]),
-                    absl::StrCat(a->weight[kEg][f]),
-                    absl::StrCat(b->weight[kEg][f]),
-                    change(a->weight[kEg][f], b->weight[kEg][f])},
-                   absl::StrCat("value-", kPieces[p], "-"),
-                   {"", "start-mg", "learned-mg", "", "start-eg",
-                    "learned-eg"}));
+        &html,
+        Row({kPieces[p], absl::StrCat(a->weight[kMg][f]),
+             absl::StrCat(b->weight[kMg][f]),
+             change(a->weight[kMg][f], b->weight[kMg][f]),
+             absl::StrCat(a->weight[kEg][f]), absl::StrCat(b->weight[kEg][f]),
+             change(a->weight[kEg][f], b->weight[kEg][f])},
+            absl::StrCat("value-", kPieces[p], "-"),
+            {"", "start-mg", "learned-mg", "", "start-eg", "learned-eg"}));
   }
   absl::StrAppend(&html, "</table>\n");
   std::string terms;
@@ -111,23 +109,21 @@ std::string EvalSection(const EngineConfig& start, const EngineConfig& learned,
         a->weight[kEg][f] == b->weight[kEg][f] && a->weight[kMg][f] == 0 &&
         a->weight[kEg][f] == 0)
       continue;
-    absl::StrAppend(&terms,
-                    Row({EvalWeights::FeatureName(f),
-                         absl::StrCat(a->weight[kMg][f]),
-                         absl::StrCat(b->weight[kMg][f]),
-                         change(a->weight[kMg][f], b->weight[kMg][f]),
-                         absl::StrCat(a->weight[kEg][f]),
-                         absl::StrCat(b->weight[kEg][f]),
-                         change(a->weight[kEg][f], b->weight[kEg][f])}));
+    absl::StrAppend(
+        &terms,
+        Row({EvalWeights::FeatureName(f), absl::StrCat(a->weight[kMg][f]),
+             absl::StrCat(b->weight[kMg][f]),
+             change(a->weight[kMg][f], b->weight[kMg][f]),
+             absl::StrCat(a->weight[kEg][f]), absl::StrCat(b->weight[kEg][f]),
+             change(a->weight[kEg][f], b->weight[kEg][f])}));
   }
   if (!terms.empty()) {
-    absl::StrAppend(
-        &html, "<h2>Evaluation terms</h2>\n<table id=\"terms\">",
-        Header({"term", absl::StrCat(start_label, " mg"),
-                absl::StrCat(learned_label, " mg"), "change",
-                absl::StrCat(start_label, " eg"),
-                absl::StrCat(learned_label, " eg"), "change"}),
-        terms, "</table>\n");
+    absl::StrAppend(&html, "<h2>Evaluation terms</h2>\n<table id=\"terms\">",
+                    Header({"term", absl::StrCat(start_label, " mg"),
+                            absl::StrCat(learned_label, " mg"), "change",
+                            absl::StrCat(start_label, " eg"),
+                            absl::StrCat(learned_label, " eg"), "change"}),
+                    terms, "</table>\n");
   }
   absl::StrAppend(&html,
                   "<h2>Piece-square tables</h2><div id=\"pst-controls\"></div>"
@@ -165,9 +161,9 @@ absl::StatusOr<EngineConfig> LoadRecordedConfig(const std::string& recorded,
   std::error_code ec;
   for (const std::string& c : candidates)
     if (fs::exists(c, ec)) return LoadEngineConfig(c);
-  return absl::NotFoundError(absl::StrCat(
-      record, ": its config \"", recorded,
-      "\" is neither here nor beside the record"));
+  return absl::NotFoundError(
+      absl::StrCat(record, ": its config \"", recorded,
+                   "\" is neither here nor beside the record"));
 }
 
 }  // namespace
@@ -207,13 +203,11 @@ std::string LoopReportHtml(const LoopReport& report, const EngineConfig& start,
              "elo-start", "accepted"}));
     absl::StrAppend(
         &json, i ? "," : "", "{\"g\":", r.generation(),
-        ",\"loss\":", JsonNumber(r.loss(), 6),
-        ",\"startLoss\":",
+        ",\"loss\":", JsonNumber(r.loss(), 6), ",\"startLoss\":",
         r.has_start_loss() ? JsonNumber(r.start_loss(), 6) : "null",
         ",\"k\":", JsonNumber(r.k(), 4),
         ",\"elo\":", JsonNumber(r.elo_vs_previous(), 1),
-        ",\"err\":", JsonNumber(r.elo_vs_previous_error(), 1),
-        ",\"eloStart\":",
+        ",\"err\":", JsonNumber(r.elo_vs_previous_error(), 1), ",\"eloStart\":",
         r.has_elo_vs_start() ? JsonNumber(r.elo_vs_start(), 1) : "null",
         ",\"errStart\":",
         r.has_elo_vs_start() ? JsonNumber(r.elo_vs_start_error(), 1) : "null",
@@ -221,8 +215,9 @@ std::string LoopReportHtml(const LoopReport& report, const EngineConfig& start,
   }
   absl::StrAppend(&body, "</table>\n<div id=\"charts\" class=\"grid\"></div>\n",
                   EvalSection(start, best, "start", "best"));
-  absl::StrAppend(&json, "],\"start\":", EvalJson(start), ",\"learned\":",
-                  EvalJson(best), ",\"labels\":[\"start\",\"best\"]}");
+  absl::StrAppend(&json, "],\"start\":", EvalJson(start),
+                  ",\"learned\":", EvalJson(best),
+                  ",\"labels\":[\"start\",\"best\"]}");
   return Page(absl::StrCat("Tuner loop ", name), body, json);
 }
 
@@ -232,9 +227,10 @@ std::string TexelReportHtml(const TuningRun& run, const EngineConfig& start,
       "<h1 id=\"title\">Texel tuning ", HtmlEscape(run.output_config()),
       "</h1>\n<p class=\"muted\">", HtmlEscape(run.date()), " from ",
       HtmlEscape(run.start_config()), " on ",
-      HtmlEscape(absl::StrJoin(run.datasets(), ", ")), "</p>\n<table id=\"run\">",
-      Header({"positions", "K", "loss before", "loss after", "epochs",
-              "seconds"}),
+      HtmlEscape(absl::StrJoin(run.datasets(), ", ")),
+      "</p>\n<table id=\"run\">",
+      Header(
+          {"positions", "K", "loss before", "loss after", "epochs", "seconds"}),
       Row({absl::StrCat(run.positions()), absl::StrFormat("%.4f", run.k()),
            absl::StrFormat("%.6f", run.start_loss()),
            absl::StrFormat("%.6f", run.final_loss()),
@@ -261,8 +257,8 @@ std::string SpsaReportHtml(const SpsaState& state) {
   std::string body = absl::StrCat(
       "<h1 id=\"title\">SPSA ", HtmlEscape(c.engine_config()), "</h1>\n",
       "<p class=\"muted\">", state.history_size(), " of ", c.iterations(),
-      " iterations of ", c.pairs_per_iteration(),
-      " game pairs at ", c.nodes(), " nodes</p>\n<table id=\"parameters\">",
+      " iterations of ", c.pairs_per_iteration(), " game pairs at ", c.nodes(),
+      " nodes</p>\n<table id=\"parameters\">",
       Header({"parameter", "min", "max", "start", "now", "change"}));
   std::string json = "{\"kind\":\"spsa\",\"parameters\":[";
   for (int i = 0; i < c.parameters_size(); ++i) {
@@ -295,7 +291,8 @@ std::string SpsaReportHtml(const SpsaState& state) {
     total += it.plus_points_x2();
     results.push_back(absl::StrCat("[", it.k(), ",", total / 2.0, "]"));
   }
-  absl::StrAppend(&body, "</table>\n<div id=\"charts\" class=\"grid\"></div>\n");
+  absl::StrAppend(&body,
+                  "</table>\n<div id=\"charts\" class=\"grid\"></div>\n");
   absl::StrAppend(&json, "],\"cumulative\":[", absl::StrJoin(results, ","),
                   "]}");
   return Page(absl::StrCat("SPSA ", c.engine_config()), body, json);
@@ -307,9 +304,10 @@ absl::StatusOr<TuningReport> MakeTuningReport(const std::string& path) {
   if (fs::is_directory(path, ec)) {
     const fs::path dir(path);
     if (!fs::exists(dir / "report.textproto", ec)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          path, ": no report.textproto here: not an output directory of "
-                "tuner loop"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(path,
+                       ": no report.textproto here: not an output directory of "
+                       "tuner loop"));
     }
     absl::StatusOr<LoopReport> report =
         ReadTextProto<LoopReport>((dir / "report.textproto").string());

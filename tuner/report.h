@@ -14,7 +14,7 @@
 namespace chess {
 
 struct TuningReport {
-  std::string kind;     // "loop", "texel" or "spsa"
+  std::string kind;  // "loop", "texel" or "spsa"
   std::string html;
   std::string default_path;  // where `tuner report` writes it by default
 };

@@ -44,10 +44,11 @@ LoopReport TwoGenerations() {
 }
 
 TEST(TuningReportTest, LoopShowsEveryGenerationAndTheEvaluations) {
-  const std::string html = LoopReportHtml(TwoGenerations(), Load("simplified"),
-                                          Load("default"));
+  const std::string html =
+      LoopReportHtml(TwoGenerations(), Load("simplified"), Load("default"));
   EXPECT_THAT(html, HasSubstr("Tuner loop demo &lt;loop&gt;"));
-  EXPECT_THAT(html, HasSubstr("<td id=\"gen2-elo-previous\">+25.0 ± 20.2</td>"));
+  EXPECT_THAT(html,
+              HasSubstr("<td id=\"gen2-elo-previous\">+25.0 ± 20.2</td>"));
   EXPECT_THAT(html, HasSubstr("<td id=\"gen2-elo-start\">+30.0 ± 18.0</td>"));
   EXPECT_THAT(html, HasSubstr("<td id=\"gen1-accepted\">no</td>"));
   // simplified's knight is 320; default's (PeSTO) 337 in the middle game.
@@ -73,7 +74,8 @@ TEST(TuningReportTest, TexelShowsLossEpochsAndKFit) {
       TexelReportHtml(run, Load("simplified"), Load("simplified"));
   EXPECT_THAT(html, HasSubstr("id=\"run-positions\">1234</td>"));
   EXPECT_THAT(html, HasSubstr("<td id=\"run-epochs\">2</td>"));
-  EXPECT_THAT(html, HasSubstr("\"epochLoss\":[0.088,0.085],\"kFit\":[[0.5,0.1]]"));
+  EXPECT_THAT(html,
+              HasSubstr("\"epochLoss\":[0.088,0.085],\"kFit\":[[0.5,0.1]]"));
 }
 
 TEST(TuningReportTest, SpsaShowsTrajectoriesFromTheStart) {

@@ -49,7 +49,8 @@ std::optional<Browser> Browser::Find(const std::string& scratch_dir,
   // Bazel's test environment has a short PATH.
   if (!binary && fs::exists("/usr/bin/chromium")) binary = "/usr/bin/chromium";
   if (!binary) {
-    *why = "no chromium in PATH (Debian package chromium; .ci/deps installs it)";
+    *why =
+        "no chromium in PATH (Debian package chromium; .ci/deps installs it)";
     return std::nullopt;
   }
   fs::create_directories(scratch_dir);
@@ -93,11 +94,10 @@ bool Browser::Screenshot(const std::string& url, const std::string& png,
                          int width, int height, double scale) const {
   std::error_code ec;
   fs::remove(png, ec);
-  std::system(absl::StrCat(Command(absl::StrCat("--window-size=", width, ",",
-                                                height,
-                                                " --force-device-scale-factor=",
-                                                scale, " --screenshot=",
-                                                Quote(png), " ", Quote(url))),
+  std::system(absl::StrCat(Command(absl::StrCat(
+                               "--window-size=", width, ",", height,
+                               " --force-device-scale-factor=", scale,
+                               " --screenshot=", Quote(png), " ", Quote(url))),
                            " > /dev/null 2>&1")
                   .c_str());
   return fs::exists(png, ec) && fs::file_size(png, ec) > 1000;
@@ -114,8 +114,11 @@ std::optional<std::string> TextOfId(const std::string& dom,
   std::string text = dom.substr(at + 1, end - at - 1);
   // The DOM dump escapes these in text.
   for (const auto& [from, to] :
-       {std::pair<std::string, std::string>{"&lt;", "<"}, {"&gt;", ">"},
-        {"&quot;", "\""}, {"&#39;", "'"}, {"&amp;", "&"}}) {
+       {std::pair<std::string, std::string>{"&lt;", "<"},
+        {"&gt;", ">"},
+        {"&quot;", "\""},
+        {"&#39;", "'"},
+        {"&amp;", "&"}}) {
     for (size_t p = text.find(from); p != std::string::npos;
          p = text.find(from, p + to.size()))
       text.replace(p, from.size(), to);

@@ -102,7 +102,8 @@ class MatchReportBrowserTest : public ::testing::Test {
     if (p.has_elo()) {
       EXPECT_EQ(TextOfId(dom, "p0-elo"),
                 absl::StrFormat("%+.1f ± %.1f", p.elo(), p.elo_error()));
-      EXPECT_EQ(TextOfId(dom, "p0-los"), absl::StrFormat("%.1f%%", 100 * p.los()));
+      EXPECT_EQ(TextOfId(dom, "p0-los"),
+                absl::StrFormat("%.1f%%", 100 * p.los()));
     }
     EXPECT_EQ(TextOfId(dom, "p0-penta"),
               absl::StrCat("[", absl::StrJoin(p.pentanomial(), ", "), "]"));
@@ -125,9 +126,10 @@ class MatchReportBrowserTest : public ::testing::Test {
     EXPECT_TRUE(page.console.empty()) << absl::StrJoin(page.console, "\n");
     EXPECT_NE(page.dom.find("<div id=\"errors\" hidden=\"\">"),
               std::string::npos)
-        << "the page showed errors: " << TextOfId(page.dom, "errors").value_or("");
-    EXPECT_NE(page.dom.find(absl::StrCat("data-stepped=\"",
-                                         game->moves_size(), "\"")),
+        << "the page showed errors: "
+        << TextOfId(page.dom, "errors").value_or("");
+    EXPECT_NE(page.dom.find(
+                  absl::StrCat("data-stepped=\"", game->moves_size(), "\"")),
               std::string::npos)
         << "the viewer did not step through all " << game->moves_size()
         << " moves";

@@ -100,12 +100,13 @@ TEST_F(TuningReportBrowserTest, LoopAndTexelReportsShowTheirRecords) {
                 .exit_code,
             0);
   const std::string record = dir_ + "/texel_run.textproto";
-  ASSERT_EQ(RunProgram({g_tuner, "texel", "--data=" + data,
-                        "--start=" + Abs("configs/engines/simplified.textproto"),
-                        "--out=" + dir_ + "/texel_out.textproto",
-                        "--record=" + record, "--epochs=20"})
-                .exit_code,
-            0);
+  ASSERT_EQ(
+      RunProgram({g_tuner, "texel", "--data=" + data,
+                  "--start=" + Abs("configs/engines/simplified.textproto"),
+                  "--out=" + dir_ + "/texel_out.textproto",
+                  "--record=" + record, "--epochs=20"})
+          .exit_code,
+      0);
   ASSERT_EQ(RunProgram({g_tuner, "report", record}).exit_code, 0);
   const std::string texel =
       LoadClean(dir_ + "/texel_run.html", "texel", "texel_report.png");
@@ -122,15 +123,16 @@ TEST_F(TuningReportBrowserTest, LoopAndTexelReportsShowTheirRecords) {
 
 TEST_F(TuningReportBrowserTest, SpsaReportShowsTheta) {
   const std::string config = dir_ + "/spsa.textproto";
-  ASSERT_TRUE(WriteFileAtomically(
-                  config, absl::StrCat(
-                              "engine_config: \"",
-                              Abs("configs/engines/default.textproto"),
-                              "\"\nbook: \"", Abs("configs/openings/balanced.epd"),
-                              "\"\niterations: 4\npairs_per_iteration: 1\n"
-                              "nodes: 500\nparameters { name: \"lmr_base_x100\" "
-                              "min: 0 max: 200 c_end: 10 }\n"))
-                  .ok());
+  ASSERT_TRUE(
+      WriteFileAtomically(
+          config,
+          absl::StrCat("engine_config: \"",
+                       Abs("configs/engines/default.textproto"), "\"\nbook: \"",
+                       Abs("configs/openings/balanced.epd"),
+                       "\"\niterations: 4\npairs_per_iteration: 1\n"
+                       "nodes: 500\nparameters { name: \"lmr_base_x100\" "
+                       "min: 0 max: 200 c_end: 10 }\n"))
+          .ok());
   const std::string state = dir_ + "/spsa.state";
   fs::remove(state);
   ASSERT_EQ(RunProgram({g_tuner, "spsa", config, "--state=" + state,
@@ -141,7 +143,8 @@ TEST_F(TuningReportBrowserTest, SpsaReportShowsTheta) {
       RunProgram({g_tuner, "report", state, "--out=" + dir_ + "/spsa.html"})
           .exit_code,
       0);
-  const std::string dom = LoadClean(dir_ + "/spsa.html", "spsa", "spsa_report.png");
+  const std::string dom =
+      LoadClean(dir_ + "/spsa.html", "spsa", "spsa_report.png");
   auto text = ReadFile(state);
   ASSERT_TRUE(text.ok());
   SpsaState s;
