@@ -15,6 +15,9 @@
 //                            [--dry_run]: the match as a Slurm array job of
 //                            shards and a dependent merge job
 //   arena book --out=FILE    make a balanced EPD opening book
+//   arena [run] -engine cmd=A name=A -engine cmd=B name=B -each tc=10+0.1 ...
+//                            fastchess's options (see arena/fastchess_cli.h),
+//                            written as OUTPUT_DIR/match.textproto and played
 //
 // Exit codes: 0 match complete or SPRT accepted H1; 1 SPRT accepted H0; 2 bad
 // input; 3 an engine could not be started; 4 the log could not be written.
@@ -31,12 +34,16 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "absl/time/clock.h"
 #include "arena/book_maker.h"
+#include "arena/fastchess_cli.h"
 #include "arena/match.h"
 #include "arena/merge.h"
 #include "arena/report.h"
@@ -44,6 +51,7 @@
 #include "common/files.h"
 #include "common/program.h"
 #include "engine/config.h"
+#include "google/protobuf/text_format.h"
 
 ABSL_FLAG(std::string, output_dir, "",
           "overrides the match config's output_dir");
@@ -361,6 +369,67 @@ int Run(const std::string& config_path) {
   return chess::RunMatch(*match, options);
 }
 
+// `arena [run] -engine cmd=... -engine ... -each tc=10+0.1 ...`: fastchess's
+// options become OUTPUT_DIR/match.textproto (--output_dir, else
+// fastchess-out/NAME), which is then played like any config: the same command
+// again resumes it.
+int RunFastchess(int argc, char** argv) {
+  std::vector<char*> ours = {argv[0]};
+  std::vector<std::string> theirs;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (absl::StartsWith(arg, "--")) {
+      ours.push_back(argv[i]);
+    } else if (!(theirs.empty() && arg == "run")) {
+      theirs.push_back(arg);
+    }
+  }
+  absl::ParseCommandLine(int(ours.size()), ours.data());
+  const char* user_dir = std::getenv("BUILD_WORKING_DIRECTORY");
+  const std::string cwd =
+      user_dir ? user_dir : std::filesystem::current_path().string();
+  absl::StatusOr<chess::FastchessMatch> match =
+      chess::TranslateFastchessArgs(theirs, cwd);
+  if (!match.ok()) {
+    std::cerr << match.status().message() << "\n";
+    return chess::kExitBadInput;
+  }
+  std::string dir = chess::CommandLinePath(absl::GetFlag(FLAGS_output_dir));
+  if (dir.empty()) {
+    std::string name = match->config.name();
+    for (char& c : name)
+      if (!absl::ascii_isalnum(c) && c != '-' && c != '_' && c != '.') c = '_';
+    dir = (std::filesystem::path(cwd) / "fastchess-out" / name).string();
+  }
+  dir = std::filesystem::absolute(dir).lexically_normal().string();
+  match->config.set_output_dir(dir);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  std::string text;
+  google::protobuf::TextFormat::PrintToString(match->config, &text);
+  const std::string config_path = dir + "/match.textproto";
+  if (absl::Status s = chess::WriteFileAtomically(
+          config_path, absl::StrCat("# arena's translation of: arena ",
+                                    absl::StrJoin(theirs, " "), "\n", text));
+      !s.ok()) {
+    std::cerr << s.message() << "\n";
+    return chess::kExitIoError;
+  }
+  std::cerr << "fastchess options written as " << config_path << "\n";
+  const int code = Run(config_path);
+  if (!match->pgn_out.empty() &&
+      std::filesystem::exists(dir + "/games.pgn", ec)) {
+    std::filesystem::copy_file(
+        dir + "/games.pgn", match->pgn_out,
+        std::filesystem::copy_options::overwrite_existing, ec);
+    if (ec) {
+      std::cerr << match->pgn_out << ": " << ec.message() << "\n";
+      return code == 0 ? chess::kExitIoError : code;
+    }
+  }
+  return code;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -371,6 +440,8 @@ int main(int argc, char** argv) {
       "--shards=N [--wait] [--dry_run] | book --out=FILE\n"
       "Exit codes: 0 complete or H1, 1 H0, 2 bad input, 3 engine failure, 4 "
       "I/O error.");
+  if (chess::LooksLikeFastchess(std::vector<std::string>(argv + 1, argv + argc)))
+    return RunFastchess(argc, argv);
   std::vector<char*> args = absl::ParseCommandLine(argc, argv);
   ::signal(SIGPIPE,
            SIG_IGN);  // a dead engine's pipe must be an error, not our death

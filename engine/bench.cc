@@ -1,6 +1,7 @@
 #include "engine/bench.h"
 
 #include "absl/strings/str_format.h"
+#include "engine/config.h"
 #include "engine/notation.h"
 #include "engine/search.h"
 
@@ -70,22 +71,15 @@ void RunAlgorithmComparison(const EngineConfig& config, int max_depth,
                             std::ostream& out) {
   EngineConfig plain = config;
   SearchParams* p = plain.mutable_search();
-  p->set_quiescence(false);
-  p->set_hash_mb(0);
+  DisableSelectiveSearch(p);
+  // And no move ordering: the plain searches of the founding documents.
   p->set_order_tt_move(false);
   p->set_order_mvv_lva(false);
   p->set_order_killers(false);
   p->set_order_history(false);
-  p->set_null_move(false);
-  p->set_late_move_reductions(false);
-  p->set_aspiration_windows(false);
-  p->set_check_extension(false);
+  p->set_order_counter_moves(false);
   p->set_iterative_deepening(false);
   p->set_see_ordering(false);
-  p->set_reverse_futility_pruning(false);
-  p->set_futility_pruning(false);
-  p->set_late_move_pruning(false);
-  p->set_internal_iterative_reduction(false);
   EngineConfig minimax = plain, alpha_beta = plain;
   minimax.mutable_search()->set_algorithm(SearchParams::MINIMAX);
   alpha_beta.mutable_search()->set_algorithm(SearchParams::ALPHA_BETA);

@@ -202,4 +202,17 @@ absl::StatusOr<EngineConfig> LoadEngineConfig(const std::string& path) {
   return ParseEngineConfig(*text, path);
 }
 
+void DisableSelectiveSearch(SearchParams* p) {
+  p->set_quiescence(false);
+  p->set_hash_mb(0);
+  p->set_null_move(false);
+  p->set_late_move_reductions(false);
+  p->set_aspiration_windows(false);
+  p->set_check_extension(false);
+  p->set_reverse_futility_pruning(false);
+  p->set_futility_pruning(false);
+  p->set_late_move_pruning(false);
+  p->set_internal_iterative_reduction(false);
+}
+
 }  // namespace chess

@@ -45,6 +45,11 @@ std::string ResolvePath(const std::string& base_dir, const std::string& path);
 // user was).
 std::string CommandLinePath(const std::string& path);
 
+// Turns off whatever makes a fixed-depth search differ from minimax
+// (quiescence, the table, null move, reductions and pruning, extensions,
+// aspiration windows): the score is then minimax's whatever the move order.
+// A switch added to SearchParams that can change a score belongs here.
+void DisableSelectiveSearch(SearchParams* params);
 
 }  // namespace chess
 

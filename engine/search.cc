@@ -78,6 +78,8 @@ void Engine::NewGame() {
   tt_.Clear();
   std::memset(history_, 0, sizeof(history_));
   std::memset(killers_, 0, sizeof(killers_));
+  std::fill(&counter_moves_[0][0], &counter_moves_[0][0] + 64 * 64,
+            Move::None());
 }
 
 int Engine::Evaluate(const Position& pos) const {
@@ -154,6 +156,10 @@ void Engine::UpdatePv(int ply, Move m) {
 void Engine::ScoreMoves(const Position& pos, const MoveList& moves,
                         Move tt_move, int ply, int* scores) const {
   const Color us = pos.side_to_move();
+  const Move previous = ply > 0 ? path_moves_[ply - 1] : Move::None();
+  const Move counter = params_.order_counter_moves() && !previous.is_none()
+                           ? counter_moves_[previous.from()][previous.to()]
+                           : Move::None();
   for (size_t i = 0; i < moves.size(); ++i) {
     const Move m = moves[i];
     int score = 0;
@@ -175,6 +181,8 @@ void Engine::ScoreMoves(const Position& pos, const MoveList& moves,
     } else if (params_.order_killers() &&
                (m == killers_[ply][0] || m == killers_[ply][1])) {
       score = kKillerScore - (m == killers_[ply][1]);
+    } else if (m == counter) {
+      score = kKillerScore - 2;
     } else if (params_.order_history()) {
       score = history_[us][m.from()][m.to()];
     }
@@ -187,6 +195,11 @@ void Engine::UpdateQuietStats(const Position& pos, Move best, const Move* tried,
   if (params_.order_killers() && killers_[ply][0] != best) {
     killers_[ply][1] = killers_[ply][0];
     killers_[ply][0] = best;
+  }
+  if (params_.order_counter_moves() && ply > 0 &&
+      !path_moves_[ply - 1].is_none()) {
+    counter_moves_[path_moves_[ply - 1].from()][path_moves_[ply - 1].to()] =
+        best;
   }
   if (!params_.order_history()) return;
   const Color us = pos.side_to_move();
@@ -233,6 +246,7 @@ int Engine::Quiescence(const Position& pos, int alpha, int beta, int ply) {
     }
     Position child = pos;
     child.MakeMove(moves[i]);
+    path_moves_[ply] = moves[i];
     const int score = -Quiescence(child, -beta, -alpha, ply + 1);
     if (stop_.load(std::memory_order_relaxed)) return 0;
     if (score > best) {
@@ -339,6 +353,7 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
     Position child = pos;
     child.MakeNullMove();
     keys_[root_key_index_ + ply + 1] = child.key();
+    path_moves_[ply] = Move::None();
     const int score = -AlphaBeta(child, -beta, -beta + 1, depth - 1 - reduction,
                                  ply + 1, false, false);
     if (stop_.load(std::memory_order_relaxed)) return 0;
@@ -385,6 +400,7 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
     const bool gives_check = child.InCheck();
     if (may_prune && futile && !gives_check) continue;
     keys_[root_key_index_ + ply + 1] = child.key();
+    path_moves_[ply] = m;
     const int new_depth =
         depth - 1 + (params_.check_extension() && gives_check);
 

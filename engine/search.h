@@ -66,7 +66,8 @@ class Engine {
   size_t hash_mb_in_use() const { return tt_.megabytes(); }
   // Applies a new config (valid); keeps the table unless its size changed.
   void SetConfig(const EngineConfig& config);
-  // Forget everything learnt in earlier games: table, history, killers.
+  // Forget everything learnt in earlier games: table, history, killers,
+  // counter moves.
   void NewGame();
   void set_move_overhead_ms(int64_t ms) { move_overhead_ms_ = ms; }
 
@@ -133,6 +134,11 @@ class Engine {
   size_t root_key_index_ = 0;
   Move killers_[kMaxPly + 2][2];
   int history_[2][64][64];
+  // The quiet move that last refuted a move from..to (counter_moves_).
+  Move counter_moves_[64][64];
+  // The move played from ply i to ply i + 1 on the current path (None: a
+  // null move).
+  Move path_moves_[kMaxPly + 2];
   Move pv_[kMaxPly + 1][kMaxPly + 1];
   int pv_length_[kMaxPly + 1];
 };

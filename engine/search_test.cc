@@ -152,16 +152,7 @@ EngineConfig PlainSearch(SearchParams::Algorithm algorithm) {
   EngineConfig config = DefaultEngineConfig();
   SearchParams* s = config.mutable_search();
   s->set_algorithm(algorithm);
-  s->set_quiescence(false);
-  s->set_hash_mb(0);
-  s->set_null_move(false);
-  s->set_late_move_reductions(false);
-  s->set_aspiration_windows(false);
-  s->set_check_extension(false);
-  s->set_reverse_futility_pruning(false);
-  s->set_futility_pruning(false);
-  s->set_late_move_pruning(false);
-  s->set_internal_iterative_reduction(false);
+  DisableSelectiveSearch(s);
   return config;
 }
 

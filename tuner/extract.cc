@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <fstream>
+#include <optional>
 #include <random>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "arena/match.h"
@@ -171,6 +173,11 @@ void ParseTextDataset(absl::string_view text, absl::string_view path,
         if (fields[i] == "c9" && ParseResultToken(fields[i + 1], &result))
           break;
       }
+      // A whole FEN before the opcodes: its clocks count.
+      int n;
+      if (fields.size() >= 8 && absl::SimpleAtoi(fields[4], &n) &&
+          absl::SimpleAtoi(fields[5], &n))
+        fen_fields = 6;
     }
     if (result < 0) {
       bad("no result ([1.0], [0.5], [0.0], or c9 \"1-0\";)");
@@ -182,8 +189,22 @@ void ParseTextDataset(absl::string_view text, absl::string_view path,
           absl::SimpleAtoi(fields[5], &n))) {
       fen_fields = 4;
     }
-    std::vector<absl::string_view> fen(fields.begin(),
-                                       fields.begin() + fen_fields);
+    std::vector<std::string> fen(fields.begin(), fields.begin() + fen_fields);
+    // EPD's clock and evaluation opcodes: "hmvc 3;", "fmvn 20;", "ce -35;".
+    std::optional<int> ce;
+    if (fen_fields == 4) {
+      fen.push_back("0");
+      fen.push_back("1");
+      for (size_t i = 4; i + 1 < fields.size(); ++i) {
+        absl::string_view value = fields[i + 1];
+        if (!absl::ConsumeSuffix(&value, ";")) continue;
+        int v;
+        if (!absl::SimpleAtoi(value, &v)) continue;
+        if (fields[i] == "hmvc") fen[4] = absl::StrCat(v);
+        if (fields[i] == "fmvn") fen[5] = absl::StrCat(v);
+        if (fields[i] == "ce") ce = v;
+      }
+    }
     absl::StatusOr<Position> pos = Position::FromFen(absl::StrJoin(fen, " "));
     if (!pos.ok()) {
       bad(pos.status().message());
@@ -192,6 +213,7 @@ void ParseTextDataset(absl::string_view text, absl::string_view path,
     TrainingPosition* tp = out->add_positions();
     tp->set_fen(pos->ToFen());
     tp->set_result(result);
+    if (ce) tp->set_score_cp(pos->side_to_move() == kWhite ? *ce : -*ce);
   }
   if (report && malformed > reported) {
     *report << path << ": " << malformed - reported
@@ -199,15 +221,60 @@ void ParseTextDataset(absl::string_view text, absl::string_view path,
   }
 }
 
-absl::Status WriteTrainingSet(const TrainingSet& set, const std::string& path) {
-  std::ofstream out(path, std::ios::binary);
-  if (!out || !set.SerializeToOstream(&out) || !out.flush()) {
-    return absl::InternalError(absl::StrCat(path, ": cannot write"));
+absl::StatusOr<DatasetFormat> ParseDatasetFormat(absl::string_view name) {
+  if (name == "data" || name == "proto") return DatasetFormat::kProto;
+  if (name == "epd") return DatasetFormat::kEpd;
+  if (name == "fen") return DatasetFormat::kFen;
+  return absl::InvalidArgumentError(absl::StrCat(
+      "--format=", name, ": expected data (ours), epd or fen"));
+}
+
+DatasetFormat DatasetFormatOf(absl::string_view path) {
+  if (absl::EndsWith(path, ".epd")) return DatasetFormat::kEpd;
+  if (absl::EndsWith(path, ".fen")) return DatasetFormat::kFen;
+  return DatasetFormat::kProto;
+}
+
+std::string FormatTextDataset(const TrainingSet& set, DatasetFormat format) {
+  std::string text;
+  for (const TrainingPosition& p : set.positions()) {
+    if (format == DatasetFormat::kFen) {
+      absl::StrAppendFormat(&text, "%s [%.1f]\n", p.fen(), p.result());
+      continue;
+    }
+    const std::vector<absl::string_view> f = absl::StrSplit(p.fen(), ' ');
+    if (f.size() != 6) continue;  // ToFen wrote it: never
+    absl::StrAppend(&text, absl::StrJoin(f.begin(), f.begin() + 4, " "),
+                    " hmvc ", f[4], "; fmvn ", f[5], ";");
+    if (p.has_score_cp())
+      absl::StrAppend(&text, " ce ", f[1] == "w" ? p.score_cp() : -p.score_cp(),
+                      ";");
+    absl::StrAppend(&text, " c9 \"",
+                    p.result() == 1   ? "1-0"
+                    : p.result() == 0 ? "0-1"
+                                      : "1/2-1/2",
+                    "\";\n");
   }
-  return absl::OkStatus();
+  return text;
+}
+
+absl::Status WriteTrainingSet(const TrainingSet& set, const std::string& path,
+                              DatasetFormat format) {
+  if (format != DatasetFormat::kProto)
+    return WriteFileAtomically(path, FormatTextDataset(set, format));
+  std::string data;
+  if (!set.SerializeToString(&data))
+    return absl::InternalError(absl::StrCat(path, ": cannot serialize"));
+  return WriteFileAtomically(path, data);
 }
 
 absl::StatusOr<TrainingSet> ReadTrainingSet(const std::string& path) {
+  if (DatasetFormatOf(path) != DatasetFormat::kProto) {
+    TrainingSet set;
+    if (absl::Status s = ReadTextDataset(path, &set, nullptr); !s.ok())
+      return s;
+    return set;
+  }
   absl::StatusOr<std::string> data = ReadFile(path);
   if (!data.ok()) return data.status();
   TrainingSet set;

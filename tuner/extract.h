@@ -36,7 +36,19 @@ absl::Status ReadTextDataset(const std::string& path, TrainingSet* out,
 void ParseTextDataset(absl::string_view text, absl::string_view name,
                       TrainingSet* out, std::ostream* report);
 
-absl::Status WriteTrainingSet(const TrainingSet& set, const std::string& path);
+// How a training set is stored: our protobuf (with the recorded search scores
+// and why positions were dropped), or a text format other Texel tuners read:
+// EPD, `FEN4 hmvc H; fmvn F; [ce C;] c9 "1-0";` (ce: the recorded score, from
+// the side to move), or `FEN [1.0]`.
+enum class DatasetFormat { kProto, kEpd, kFen };
+absl::StatusOr<DatasetFormat> ParseDatasetFormat(absl::string_view name);
+// A path's format by its extension: .epd and .fen are text, the rest ours.
+DatasetFormat DatasetFormatOf(absl::string_view path);
+std::string FormatTextDataset(const TrainingSet& set, DatasetFormat format);
+
+absl::Status WriteTrainingSet(const TrainingSet& set, const std::string& path,
+                              DatasetFormat format = DatasetFormat::kProto);
+// Any format, told by the extension (text datasets: see ReadTextDataset).
 absl::StatusOr<TrainingSet> ReadTrainingSet(const std::string& path);
 
 }  // namespace chess

@@ -86,6 +86,46 @@ TEST(ExtractTest, FromAnArenaLog) {
   auto again = ReadTrainingSet(::testing::TempDir() + "set.bin");
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(again->positions_size(), set.positions_size());
+
+  // The text formats other tuners read come back as they went out: EPD with
+  // the clocks and the recorded score, FEN [result] with the clocks.
+  for (const auto& [format, file] :
+       {std::pair{DatasetFormat::kEpd, "set.epd"},
+        std::pair{DatasetFormat::kFen, "set.fen"}}) {
+    SCOPED_TRACE(file);
+    const std::string path = ::testing::TempDir() + file;
+    ASSERT_TRUE(WriteTrainingSet(set, path, format).ok());
+    auto text = ReadTrainingSet(path);
+    ASSERT_TRUE(text.ok()) << text.status();
+    ASSERT_EQ(text->positions_size(), set.positions_size());
+    EXPECT_EQ(text->dropped_size(), 0) << "no malformed line";
+    for (int i = 0; i < set.positions_size(); ++i) {
+      EXPECT_EQ(text->positions(i).fen(), set.positions(i).fen());
+      EXPECT_EQ(text->positions(i).result(), set.positions(i).result());
+      if (format == DatasetFormat::kEpd) {
+        EXPECT_EQ(text->positions(i).has_score_cp(),
+                  set.positions(i).has_score_cp());
+        EXPECT_EQ(text->positions(i).score_cp(), set.positions(i).score_cp());
+      }
+    }
+  }
+  const std::string epd = FormatTextDataset(set, DatasetFormat::kEpd);
+  EXPECT_THAT(epd.substr(0, epd.find('\n')),
+              ::testing::MatchesRegex(
+                  "[^ ]+ [wb] [-KQkq]+ [-a-h1-8]+ hmvc [0-9]+; fmvn [0-9]+;"
+                  "( ce -?[0-9]+;)? c9 \"(1-0|0-1|1/2-1/2)\";"));
+  const std::string fen = FormatTextDataset(set, DatasetFormat::kFen);
+  EXPECT_THAT(fen.substr(0, fen.find('\n')),
+              ::testing::MatchesRegex(".* [0-9]+ [0-9]+ \\[(1|0|0\\.5)\\.?0?\\]"));
+}
+
+TEST(TextDatasetTest, FormatNames) {
+  EXPECT_EQ(*ParseDatasetFormat("epd"), DatasetFormat::kEpd);
+  EXPECT_EQ(*ParseDatasetFormat("fen"), DatasetFormat::kFen);
+  EXPECT_EQ(*ParseDatasetFormat("data"), DatasetFormat::kProto);
+  EXPECT_FALSE(ParseDatasetFormat("csv").ok());
+  EXPECT_EQ(DatasetFormatOf("x/y.epd"), DatasetFormat::kEpd);
+  EXPECT_EQ(DatasetFormatOf("x/y.bin"), DatasetFormat::kProto);
 }
 
 template <typename Message>

@@ -1,6 +1,7 @@
 // tuner: learns evaluation weights from arena games and tunes search constants.
 //
-//   tuner extract --out=DATA INPUT...       arena logs (*.log), text datasets
+//   tuner extract --out=DATA [--format=data|epd|fen] INPUT...
+//               arena logs (*.log), text datasets (*.epd, *.fen, ...)
 //   tuner texel --data=DATA[,DATA] --start=CONFIG --out=CONFIG
 //               [--record=RUN.textproto]
 //   tuner spsa SPSA.textproto --state=FILE --work_dir=DIR
@@ -43,6 +44,10 @@
 ABSL_FLAG(std::string, out, "",
           "extract: dataset to write; texel: config to write; report: the "
           "HTML file");
+ABSL_FLAG(std::string, format, "",
+          "extract: data (ours: scores and drop counts kept), epd (FEN c9 "
+          "\"1-0\";) or fen (FEN [1.0]); default: by --out's extension "
+          "(.epd, .fen), else data");
 ABSL_FLAG(int, skip_plies, 0, "extract: plies skipped after the book");
 ABSL_FLAG(int, max_per_game, 0, "extract: positions kept per game (0: all)");
 ABSL_FLAG(std::string, qsearch_config, "",
@@ -114,7 +119,14 @@ int Extract(const std::vector<char*>& inputs) {
                          : chess::ReadTextDataset(path, &set, &std::cerr);
     if (!s.ok()) return Fail(s);
   }
-  if (absl::Status s = chess::WriteTrainingSet(set, out); !s.ok())
+  chess::DatasetFormat format = chess::DatasetFormatOf(out);
+  if (const std::string name = absl::GetFlag(FLAGS_format); !name.empty()) {
+    absl::StatusOr<chess::DatasetFormat> parsed =
+        chess::ParseDatasetFormat(name);
+    if (!parsed.ok()) return Fail(parsed.status());
+    format = *parsed;
+  }
+  if (absl::Status s = chess::WriteTrainingSet(set, out, format); !s.ok())
     return Fail(s, 4);
   std::cout << "kept " << set.positions_size() << " positions\n";
   for (const auto& [reason, count] : set.dropped())

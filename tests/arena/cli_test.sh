@@ -7,6 +7,7 @@
 set -uo pipefail
 ARENA="$PWD/$1"
 FAKE="$PWD/$2"
+UCI="$PWD/$3"
 WORK="${TEST_TMPDIR:-$(mktemp -d)}/cli"
 rm -rf "$WORK"; mkdir -p "$WORK"
 failures=0
@@ -104,6 +105,22 @@ grep -q "^4 of 8 games played, 4 missing, from 1 logs" status.txt || fail "statu
 (( rc == 2 )) || fail "merging a shard twice: exit $rc, want 2"
 "$ARENA" merge shards --output_dir=whole >/dev/null 2>&1; rc=$?
 (( rc == 2 )) || fail "merge over a match log: exit $rc, want 2"
+
+# fastchess's command line: translated, written as OUTPUT_DIR/match.textproto,
+# played; the same command again resumes (nothing left to play); an option we do
+# not support is refused by name with exit code 2.
+fastchess=(-engine "cmd=$UCI" name=a option.Hash=1 -engine "cmd=$UCI" name=b
+  -each nodes=300 -rounds 2 -repeat -concurrency 2 -maxmoves 60 -srand 3
+  -pgnout file=fc.pgn --output_dir=fc --progress=false)
+"$ARENA" "${fastchess[@]}" >fc.txt 2>&1; rc=$?
+(( rc == 0 )) || fail "fastchess options: exit $rc: $(tail -3 fc.txt)"
+grep -q "Match a vs b: 4 of 4 games played" fc.txt || fail "fastchess options: $(head -3 fc.txt)"
+grep -q "nodes: 300" fc/match.textproto || fail "fastchess options: no match.textproto"
+[[ "$(grep -c '^\[Event' fc.pgn)" == 4 ]] || fail "-pgnout: $(ls)"
+"$ARENA" run "${fastchess[@]}" >fc2.txt 2>&1
+grep -q "resuming: 4 games in the log, 0 to play" fc2.txt || fail "fastchess rerun: $(head -3 fc2.txt)"
+"$ARENA" "${fastchess[@]}" -recover >fc3.txt 2>&1; rc=$?
+(( rc == 2 )) && grep -q "^-recover: not supported" fc3.txt || fail "-recover: exit $rc: $(cat fc3.txt)"
 
 if ((failures)); then echo "$failures failure(s)"; exit 1; fi
 echo "cli test: PASS"

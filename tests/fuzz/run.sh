@@ -14,7 +14,8 @@ for arg in "$@"; do
     *) seconds="$arg" ;;
   esac
 done
-targets=(fen_fuzzer uci_fuzzer match_config_fuzzer book_fuzzer log_fuzzer training_data_fuzzer)
+targets=(fen_fuzzer uci_fuzzer match_config_fuzzer book_fuzzer log_fuzzer training_data_fuzzer
+  fastchess_cli_fuzzer)
 labels=()
 for t in "${targets[@]}"; do labels+=("//tests/fuzz:$t"); done
 bazel build --config=fuzz "${labels[@]}" || exit 2
