@@ -167,6 +167,7 @@ absl::Status UciProcessPlayer::Start() {
   from_engine_ = out_pipe[0];
 
   if (absl::Status s = Send("uci"); !s.ok()) return s;
+  advertised_.clear();
   if (absl::Status s = WaitFor("uciok", config_.startup_timeout_ms());
       !s.ok()) {
     Kill();
@@ -271,7 +272,60 @@ absl::Status UciProcessPlayer::WaitFor(const std::string& token,
                                        "\": ", line.status().message()));
     }
     if (absl::StripAsciiWhitespace(*line) == token) return absl::OkStatus();
+    if (token == "uciok" && absl::StartsWith(*line, "option ") &&
+        advertised_.size() < 10000)
+      advertised_.push_back(*line);
   }
+}
+
+absl::StatusOr<UciOption> ParseUciOptionLine(absl::string_view line) {
+  std::vector<absl::string_view> words =
+      absl::StrSplit(line, ' ', absl::SkipWhitespace());
+  if (words.size() < 5 || words[0] != "option" || words[1] != "name")
+    return absl::InvalidArgumentError(
+        absl::StrCat("not a UCI option line: \"", line, "\""));
+  UciOption option;
+  // The name runs to " type "; the other fields follow as keyword value
+  // (a default may be several words, a string option's even empty).
+  size_t i = 2;
+  std::vector<absl::string_view> name;
+  while (i < words.size() && words[i] != "type") name.push_back(words[i++]);
+  if (name.empty() || i + 1 >= words.size())
+    return absl::InvalidArgumentError(
+        absl::StrCat("no name or type in \"", line, "\""));
+  option.name = absl::StrJoin(name, " ");
+  option.type = std::string(words[i + 1]);
+  bool has_min = false, has_max = false;
+  for (i += 2; i < words.size(); ++i) {
+    const absl::string_view key = words[i];
+    std::vector<absl::string_view> value;
+    while (i + 1 < words.size() && words[i + 1] != "default" &&
+           words[i + 1] != "min" && words[i + 1] != "max" &&
+           words[i + 1] != "var")
+      value.push_back(words[++i]);
+    const std::string text = absl::StrJoin(value, " ");
+    if (key == "default") {
+      option.default_value = text;
+    } else if (key == "min") {
+      has_min = absl::SimpleAtoi(text, &option.min);
+    } else if (key == "max") {
+      has_max = absl::SimpleAtoi(text, &option.max);
+    }
+  }
+  option.has_range = has_min && has_max && option.min <= option.max;
+  return option;
+}
+
+absl::StatusOr<std::vector<UciOption>> ProbeUciOptions(
+    const ExternalEngine& engine) {
+  UciProcessPlayer player(engine);
+  if (absl::Status s = player.NewGame(); !s.ok()) return s;
+  std::vector<UciOption> options;
+  for (const std::string& line : player.advertised()) {
+    absl::StatusOr<UciOption> option = ParseUciOptionLine(line);
+    if (option.ok()) options.push_back(*std::move(option));
+  }
+  return options;
 }
 
 absl::Status UciProcessPlayer::NewGame() {

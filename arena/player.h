@@ -65,6 +65,22 @@ class InProcessPlayer : public Player {
   Engine engine_;
 };
 
+// An option a UCI engine advertises ("option name Move Overhead type spin
+// default 10 min 0 max 5000").
+struct UciOption {
+  std::string name;
+  std::string type;  // spin, check, combo, string, button
+  std::string default_value;
+  bool has_range = false;
+  int64_t min = 0, max = 0;
+};
+// Parses one "option ..." line; nullopt-like error for anything else.
+absl::StatusOr<UciOption> ParseUciOptionLine(absl::string_view line);
+
+// Starts the engine, reads what it advertises before "uciok", stops it.
+absl::StatusOr<std::vector<UciOption>> ProbeUciOptions(
+    const ExternalEngine& engine);
+
 // A UCI program started from an argv (no shell), spoken to through pipes with
 // timeouts.
 class UciProcessPlayer : public Player {
@@ -75,6 +91,8 @@ class UciProcessPlayer : public Player {
   absl::StatusOr<MoveReply> Go(const Game& game, const SearchLimits& limits,
                                int64_t timeout_ms) override;
   std::string Transcript() const override;
+  // The "option ..." lines of the last start's "uci" answer.
+  const std::vector<std::string>& advertised() const { return advertised_; }
 
  private:
   void Remember(absl::string_view direction, absl::string_view line);
@@ -97,6 +115,7 @@ class UciProcessPlayer : public Player {
   int from_engine_ = -1;
   std::string buffer_;
   std::deque<std::string> transcript_;
+  std::vector<std::string> advertised_;
 };
 
 // Milliseconds on the steady clock.

@@ -25,10 +25,18 @@ MatchConfig MatchConfigFor(const MatchRequest& r) {
   c.set_name(absl::StrCat(r.first_name, "-vs-", r.second_name));
   PlayerConfig* a = c.add_players();
   a->set_name(r.first_name);
-  *a->mutable_config() = r.first;
+  if (r.first_external) {
+    *a->mutable_external() = *r.first_external;
+  } else {
+    *a->mutable_config() = r.first;
+  }
   PlayerConfig* b = c.add_players();
   b->set_name(r.second_name);
-  *b->mutable_config() = r.second;
+  if (r.second_external) {
+    *b->mutable_external() = *r.second_external;
+  } else {
+    *b->mutable_config() = r.second;
+  }
   for (PlayerConfig* p : {a, b}) p->mutable_time_control()->set_nodes(r.nodes);
   c.mutable_time_control()->set_nodes(r.nodes);
   c.set_games(r.games + r.games % 2);

@@ -3,6 +3,7 @@
 #ifndef TUNER_SELFPLAY_H_
 #define TUNER_SELFPLAY_H_
 
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -31,6 +32,8 @@ struct SlurmOptions {
 
 struct MatchRequest {
   EngineConfig first, second;
+  // Instead of `first` / `second`: a UCI program (SPSA of another engine).
+  std::optional<ExternalEngine> first_external, second_external;
   std::string first_name = "first", second_name = "second";
   const std::vector<Opening>* openings = nullptr;  // none: the initial position
   std::string book_path;  // where `openings` came from: Slurm's shards read it

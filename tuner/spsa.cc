@@ -1,12 +1,18 @@
 #include "tuner/spsa.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <random>
 
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_format.h"
+#include "arena/exit_code.h"
 #include "arena/openings.h"
+#include "arena/player.h"
 #include "arena/schedule.h"
 #include "engine/config.h"
 #include "engine/uci.h"
@@ -29,6 +35,73 @@ absl::Status Apply(const SpsaConfig& config, const std::vector<double>& theta,
       return s;
   }
   return ValidateEngineConfig(*e);
+}
+
+// The engine's options with theta's values (rounded, as spin options are
+// whole numbers).
+ExternalEngine WithOptions(const SpsaConfig& config,
+                           const std::vector<double>& theta) {
+  ExternalEngine engine = config.engine();
+  for (int i = 0; i < config.parameters_size(); ++i)
+    (*engine.mutable_options())[config.parameters(i).name()] =
+        std::to_string(std::lround(theta[i]));
+  return engine;
+}
+
+// Each parameter must be a spin option the engine advertises, within its
+// range; the start is the fixed value in the config, else the engine's
+// default.
+absl::StatusOr<std::vector<double>> ExternalStart(const SpsaConfig& config) {
+  absl::StatusOr<std::vector<UciOption>> advertised =
+      ProbeUciOptions(config.engine());
+  if (!advertised.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("spsa: engine: ", advertised.status().message()));
+  }
+  std::vector<double> start;
+  for (const SpsaParameter& p : config.parameters()) {
+    const auto option = std::find_if(
+        advertised->begin(), advertised->end(), [&](const UciOption& o) {
+          return absl::EqualsIgnoreCase(o.name, p.name());
+        });
+    if (option == advertised->end()) {
+      std::vector<std::string> spins;
+      for (const UciOption& o : *advertised)
+        if (o.type == "spin") spins.push_back(o.name);
+      return absl::InvalidArgumentError(absl::StrCat(
+          "spsa: parameter ", p.name(), ": the engine has no such option (its "
+          "spin options: ", spins.empty() ? "none" : absl::StrJoin(spins, ", "),
+          ")"));
+    }
+    if (option->type != "spin" || !option->has_range) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "spsa: parameter ", p.name(), ": a ", option->type,
+          " option; only spin options with min and max can be tuned"));
+    }
+    if (p.min() < option->min || p.max() > option->max) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "spsa: parameter ", p.name(), ": [", p.min(), ", ", p.max(),
+          "] is outside the engine's range [", option->min, ", ", option->max,
+          "]"));
+    }
+    if (option->name != p.name()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "spsa: parameter ", p.name(), ": the engine spells it \"",
+          option->name, "\""));
+    }
+    const auto fixed = config.engine().options().find(p.name());
+    const std::string& text = fixed != config.engine().options().end()
+                                  ? fixed->second
+                                  : option->default_value;
+    double value;
+    if (!absl::SimpleAtod(text, &value)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "spsa: parameter ", p.name(), ": start value \"", text,
+          "\" is not a number"));
+    }
+    start.push_back(value);
+  }
+  return start;
 }
 
 absl::Status Validate(const SpsaConfig& config, size_t start_size) {
@@ -139,11 +212,78 @@ absl::StatusOr<std::vector<double>> RunSpsaIterations(
   return theta;
 }
 
+namespace {
+
+// SPSA of another UCI engine: the same schedule and checkpoints, games of the
+// engine with theta+ options against itself with theta-.
+absl::Status RunExternalSpsa(const SpsaConfig& config,
+                             const std::vector<Opening>& openings,
+                             const std::string& book,
+                             const std::string& state_path,
+                             const std::string& work_dir, std::ostream& log,
+                             const SlurmOptions& slurm) {
+  absl::StatusOr<std::vector<double>> start = ExternalStart(config);
+  if (!start.ok()) return start.status();
+  const SpsaMatch play_pairs =
+      [&](int k, const std::vector<double>& plus,
+          const std::vector<double>& minus) -> absl::StatusOr<int> {
+    MatchRequest request;
+    request.first_external = WithOptions(config, plus);
+    request.second_external = WithOptions(config, minus);
+    request.first_name = "plus";
+    request.second_name = "minus";
+    request.openings = &openings;
+    request.book_path = book;
+    request.slurm = slurm;
+    request.games = 2 * config.pairs_per_iteration();
+    request.nodes = config.nodes();
+    request.seed = Mix64(config.seed() + uint64_t(k));
+    request.concurrency = config.concurrency();
+    request.output_dir =
+        (fs::path(work_dir) / absl::StrCat("iteration-", k)).string();
+    absl::StatusOr<MatchSummary> summary = PlayMatch(request);
+    if (!summary.ok()) return summary.status();
+    if (summary->exit_code() == kExitEngineFailure) {
+      return absl::UnavailableError(absl::StrCat(
+          "spsa: the engine could not be started; see ", request.output_dir,
+          "/games.pgn"));
+    }
+    return summary->pairings(0).wins() - summary->pairings(0).losses();
+  };
+  std::error_code ec;
+  fs::create_directories(work_dir, ec);
+  if (ec)
+    return absl::InternalError(absl::StrCat(work_dir, ": ", ec.message()));
+  absl::StatusOr<std::vector<double>> theta =
+      RunSpsaIterations(config, *start, state_path, play_pairs, log);
+  if (!theta.ok()) return theta.status();
+  const std::string out = (fs::path(work_dir) / "final.textproto").string();
+  if (absl::Status s = WriteTextProto(
+          WithOptions(config, *theta), out,
+          absl::StrCat("# tuner spsa: the engine's options after ",
+                       config.iterations(),
+                       " iterations (an arena ExternalEngine)\n"));
+      !s.ok())
+    return s;
+  log << "final options (ExternalEngine): " << out << "\n";
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::Status RunSpsa(const SpsaConfig& config, const std::string& config_dir,
                      const std::string& state_path, const std::string& work_dir,
                      std::ostream& log, const SlurmOptions& slurm) {
+  const bool external = config.has_engine();
+  if (external && !config.engine_config().empty()) {
+    return absl::InvalidArgumentError(
+        "spsa: set engine_config (ours) or engine (a UCI program), not both");
+  }
+  if (external && config.engine().argv().empty())
+    return absl::InvalidArgumentError("spsa: engine.argv is empty");
   absl::StatusOr<EngineConfig> base =
-      LoadEngineConfig(ResolvePath(config_dir, config.engine_config()));
+      external ? EngineConfig()
+               : LoadEngineConfig(ResolvePath(config_dir, config.engine_config()));
   if (!base.ok()) return base.status();
   std::vector<Opening> openings;
   const std::string book =
@@ -155,6 +295,19 @@ absl::Status RunSpsa(const SpsaConfig& config, const std::string& config_dir,
     openings = *std::move(loaded);
   }
   std::vector<double> start;
+  if (external) {
+    // Resolved like the config's other paths: a program named with a slash
+    // is relative to the config.
+    SpsaConfig resolved = config;
+    std::string& program = *resolved.mutable_engine()->mutable_argv(0);
+    if (program.find('/') != std::string::npos)
+      program = ResolvePath(config_dir, program);
+    if (!resolved.engine().working_dir().empty())
+      resolved.mutable_engine()->set_working_dir(
+          ResolvePath(config_dir, resolved.engine().working_dir()));
+    return RunExternalSpsa(resolved, openings, book, state_path, work_dir, log,
+                           slurm);
+  }
   for (const SpsaParameter& p : config.parameters()) {
     absl::StatusOr<double> v = GetNumericConfigOption(p.name(), *base);
     if (!v.ok()) return v.status();

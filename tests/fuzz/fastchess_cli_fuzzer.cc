@@ -1,11 +1,14 @@
 // fastchess command lines (words split at spaces and newlines): a MatchConfig
-// or an error naming the option, never a crash.
+// or an error naming the option, never a crash. Each line is also read as a
+// UCI engine's "option ..." line (the other command-line-like parser of
+// another program's words).
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 #include "absl/strings/str_split.h"
 #include "arena/fastchess_cli.h"
+#include "arena/player.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
@@ -15,5 +18,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       chess::TranslateFastchessArgs(args, "/fuzz");
   if (match.ok() && match->config.players_size() < 2) __builtin_trap();
   if (!match.ok() && match.status().message().empty()) __builtin_trap();
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    absl::StatusOr<chess::UciOption> option = chess::ParseUciOptionLine(line);
+    if (option.ok() && (option->name.empty() ||
+                        (option->has_range && option->min > option->max)))
+      __builtin_trap();
+  }
   return 0;
 }
