@@ -24,6 +24,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -50,6 +51,7 @@
 #include "arena/slurm.h"
 #include "common/files.h"
 #include "common/program.h"
+#include "common/subcommands.h"
 #include "engine/config.h"
 #include "google/protobuf/text_format.h"
 
@@ -57,9 +59,8 @@ ABSL_FLAG(std::string, output_dir, "",
           "overrides the match config's output_dir");
 ABSL_FLAG(int, concurrency, 0, "games at once; overrides the config (0: keep)");
 ABSL_FLAG(bool, fresh, false,
-          "start over even if output_dir holds a log of this match");
-ABSL_FLAG(bool, resume, true,
-          "continue the match in output_dir if its log exists (default)");
+          "start over even if output_dir holds a log of this match (without "
+          "it, the match in output_dir is resumed)");
 ABSL_FLAG(bool, drop_damaged, false,
           "resume a log with damaged records by dropping them (kept as "
           "games.log.damaged) and playing their games again");
@@ -352,7 +353,7 @@ int Run(const std::string& config_path) {
   if (options.output_dir.empty() && !match->config.output_dir().empty()) {
     options.output_dir = chess::CommandLinePath(match->config.output_dir());
   }
-  options.fresh = absl::GetFlag(FLAGS_fresh) || !absl::GetFlag(FLAGS_resume);
+  options.fresh = absl::GetFlag(FLAGS_fresh);
   options.drop_damaged = absl::GetFlag(FLAGS_drop_damaged);
   options.concurrency = absl::GetFlag(FLAGS_concurrency);
   options.progress = absl::GetFlag(FLAGS_progress);
@@ -432,7 +433,59 @@ int RunFastchess(int argc, char** argv) {
 
 }  // namespace
 
+// Each subcommand's operands and flags: a flag of another subcommand is an
+// error, and `arena SUBCOMMAND --help` lists these.
+const std::vector<chess::Subcommand>& Subcommands() {
+  static const auto* subcommands = new std::vector<chess::Subcommand>{
+      {"run", "[CONFIG]  (default configs/matches/default.textproto)",
+       {"output_dir", "concurrency", "fresh", "drop_damaged", "progress",
+        "shard"}},
+      {"summary", "LOG|DIR...", {}},
+      {"pgn", "LOG|DIR...", {}},
+      {"report", "LOG|DIR...", {"output_dir", "inline_moves_mb"}},
+      {"merge", "LOG|DIR... --output_dir=DIR", {"output_dir"}},
+      {"status", "DIR|LOG...", {}},
+      {"slurm", "CONFIG --shards=N",
+       {"shards", "concurrency", "sbatch", "dry_run", "wait", "output_dir"}},
+      {"book", "--out=FILE",
+       {"out", "positions", "plies", "margin_cp", "check_depth",
+        "candidate_margin_cp", "seed"}},
+      {"fastchess", "-engine cmd=... name=... -engine ... -each tc=...",
+       {"output_dir", "fresh", "progress"}},
+  };
+  return *subcommands;
+}
+
 int main(int argc, char** argv) {
+  {
+    const std::vector<std::string> words(argv + 1, argv + argc);
+    std::string name = "run";
+    if (chess::LooksLikeFastchess(words)) {
+      name = "fastchess";
+    } else {
+      for (const std::string& w : words) {
+        if (w.empty() || w[0] == '-') continue;
+        for (const chess::Subcommand& sub : Subcommands())
+          if (sub.name == w && w != "fastchess") name = w;
+        break;
+      }
+    }
+    const chess::Subcommand& sub = *std::find_if(
+        Subcommands().begin(), Subcommands().end(),
+        [&](const chess::Subcommand& s) { return s.name == name; });
+    if (chess::AsksForHelp(words)) {
+      std::cout << chess::SubcommandHelp("arena", sub);
+      return 0;
+    }
+    // fastchess's own options have one dash; ours there have two.
+    std::vector<std::string> flags;
+    for (const std::string& w : words)
+      if (name != "fastchess" || absl::StartsWith(w, "--")) flags.push_back(w);
+    if (absl::Status s = chess::CheckSubcommandFlags(flags, sub); !s.ok()) {
+      std::cerr << s.message() << "\n";
+      return chess::kExitBadInput;
+    }
+  }
   absl::SetProgramUsageMessage(
       "arena [run] [CONFIG] [--shard=I/N] | summary LOG... | pgn LOG... | "
       "report LOG... [--output_dir=DIR] | "

@@ -129,6 +129,13 @@ const EngineConfig& DefaultEngineConfig() {
   return *config;
 }
 
+std::optional<std::pair<int64_t, int64_t>> SearchFieldRange(
+    absl::string_view field) {
+  for (const Range& range : kSearchRanges)
+    if (field == range.field) return std::pair{range.min, range.max};
+  return std::nullopt;
+}
+
 absl::Status ValidateEngineConfig(const EngineConfig& config) {
   if (absl::StatusOr<EvalWeights> w = EvalWeights::FromProto(config.eval());
       !w.ok()) {

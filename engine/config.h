@@ -2,7 +2,10 @@
 #ifndef ENGINE_CONFIG_H_
 #define ENGINE_CONFIG_H_
 
+#include <cstdint>
 #include <functional>
+#include <optional>
+#include <utility>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -44,6 +47,11 @@ std::string ResolvePath(const std::string& base_dir, const std::string& path);
 // also under `bazel run` (which changes into the runfiles and says where the
 // user was).
 std::string CommandLinePath(const std::string& path);
+
+// The range a numeric SearchParams field must lie in (ValidateEngineConfig),
+// which UCI advertises too; nullopt for a field without one.
+std::optional<std::pair<int64_t, int64_t>> SearchFieldRange(
+    absl::string_view field);
 
 // Turns off whatever makes a fixed-depth search differ from minimax
 // (quiescence, the table, null move, reductions and pruning, extensions,

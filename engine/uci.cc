@@ -81,9 +81,15 @@ std::string UciOptionLine(const FieldDescriptor* f) {
     case FieldDescriptor::CPPTYPE_BOOL:
       return absl::StrCat("option name ", f->name(), " type check default ",
                           f->default_value_bool() ? "true" : "false");
-    case FieldDescriptor::CPPTYPE_INT32:
+    case FieldDescriptor::CPPTYPE_INT32: {
+      // The range a config must respect (one place: engine/config.cc); a
+      // field without one takes any value a spin can carry here.
+      const auto range = SearchFieldRange(f->name());
       return absl::StrCat("option name ", f->name(), " type spin default ",
-                          f->default_value_int32(), " min -100000 max 100000");
+                          f->default_value_int32(), " min ",
+                          range ? range->first : -100000, " max ",
+                          range ? range->second : 100000);
+    }
     case FieldDescriptor::CPPTYPE_ENUM: {
       std::string line =
           absl::StrCat("option name ", f->name(), " type combo default ",

@@ -17,6 +17,7 @@
 // Exit codes: 0 done, 2 bad input, 4 I/O error.
 #include <signal.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -34,6 +35,7 @@
 #include "absl/time/time.h"
 #include "engine/config.h"
 #include "engine/movegen.h"
+#include "common/subcommands.h"
 #include "tuner/extract.h"
 #include "tuner/loop.h"
 #include "tuner/report.h"
@@ -306,7 +308,50 @@ int Bench() {
 
 }  // namespace
 
+// Each subcommand's operands and flags: a flag of another subcommand is an
+// error, and `tuner SUBCOMMAND --help` lists these.
+const std::vector<chess::Subcommand>& Subcommands() {
+  static const auto* subcommands = new std::vector<chess::Subcommand>{
+      {"extract", "--out=DATA INPUT...",
+       {"out", "format", "skip_plies", "max_per_game", "qsearch_config",
+        "seed"}},
+      {"texel", "--data=DATA[,DATA] --start=CONFIG --out=CONFIG",
+       {"data", "start", "out", "record", "epochs", "learning_rate",
+        "batch_size", "threads", "k", "blocks", "seed", "l2",
+        "result_weight"}},
+      {"spsa", "SPSA.textproto --state=FILE --work_dir=DIR",
+       {"state", "work_dir", "slurm_shards", "slurm_cpus", "srun", "sbatch",
+        "arena"}},
+      {"loop", "LOOP.textproto --output_dir=DIR",
+       {"output_dir", "slurm_shards", "slurm_cpus", "srun", "sbatch",
+        "arena"}},
+      {"report", "LOOP_DIR|TEXEL_RECORD|SPSA_STATE", {"out"}},
+      {"bench", "", {"positions", "threads", "seed"}},
+  };
+  return *subcommands;
+}
+
 int main(int argc, char** argv) {
+  {
+    const std::vector<std::string> words(argv + 1, argv + argc);
+    const auto first = std::find_if(words.begin(), words.end(),
+                                    [](const std::string& w) {
+                                      return !w.empty() && w[0] != '-';
+                                    });
+    const auto sub = std::find_if(
+        Subcommands().begin(), Subcommands().end(),
+        [&](const chess::Subcommand& s) {
+          return first != words.end() && s.name == *first;
+        });
+    if (sub != Subcommands().end()) {
+      if (chess::AsksForHelp(words)) {
+        std::cout << chess::SubcommandHelp("tuner", *sub);
+        return 0;
+      }
+      if (absl::Status s = chess::CheckSubcommandFlags(words, *sub); !s.ok())
+        return Fail(s);
+    }
+  }
   absl::SetProgramUsageMessage(
       "tuner extract|texel|spsa|loop|report|bench ... (see tuner_main.cc)");
   std::vector<char*> args = absl::ParseCommandLine(argc, argv);
