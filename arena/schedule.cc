@@ -5,13 +5,6 @@
 
 namespace chess {
 
-uint64_t Mix64(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
-
 std::vector<std::pair<int, int>> Pairings(const MatchConfig& config) {
   const int n = config.players_size();
   std::vector<std::pair<int, int>> pairs;
@@ -54,12 +47,7 @@ std::vector<ScheduledGame> MakeSchedule(const MatchConfig& config,
   std::vector<int> order(std::max(num_openings, 1));
   std::iota(order.begin(), order.end(), 0);
   if (config.openings().order() == Openings::SHUFFLED) {
-    // std::shuffle's algorithm is implementation-defined; Fisher-Yates on our
-    // own mixer keeps schedules identical across standard libraries.
-    for (size_t i = order.size() - 1; i > 0; --i) {
-      std::swap(order[i],
-                order[Mix64(config.seed() ^ (i * 0x100000001B3ull)) % (i + 1)]);
-    }
+    SeededShuffle(order, config.seed());
   }
   const auto pairings = Pairings(config);
   std::vector<ScheduledGame> schedule;

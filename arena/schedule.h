@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "arena/match_config.pb.h"
+#include "common/random.h"  // Mix64, for the games' seeds
 
 namespace chess {
 
@@ -38,8 +39,6 @@ inline constexpr int64_t kMaxScheduledGames = 10'000'000;
 // colours swapped; all pairings of a round share the opening.
 std::vector<ScheduledGame> MakeSchedule(const MatchConfig& config,
                                         int num_openings);
-
-uint64_t Mix64(uint64_t x);
 
 }  // namespace chess
 

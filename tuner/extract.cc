@@ -13,6 +13,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "arena/match.h"
+#include "common/random.h"
 #include "engine/config.h"
 #include "engine/notation.h"
 #include "engine/search.h"
@@ -118,7 +119,7 @@ absl::Status ExtractFromLog(const std::string& log_path,
       kept.push_back(std::move(tp));
     }
     if (options.max_per_game > 0 && int(kept.size()) > options.max_per_game) {
-      std::shuffle(kept.begin(), kept.end(), rng);
+      SeededShuffle(kept, rng());
       Drop(out, "sampled_out", int64_t(kept.size()) - options.max_per_game);
       kept.resize(options.max_per_game);
     }
