@@ -75,10 +75,8 @@ absl::StatusOr<double> Number(const std::string& where,
   return v;
 }
 
-absl::StatusOr<int64_t> Single(const Option& option, int64_t min,
-                               int64_t max) {
-  if (option.values.size() != 1)
-    return Bad(option.name, "expects one value");
+absl::StatusOr<int64_t> Single(const Option& option, int64_t min, int64_t max) {
+  if (option.values.size() != 1) return Bad(option.name, "expects one value");
   return Integer(option.name, option.values[0], min, max);
 }
 
@@ -156,8 +154,9 @@ absl::Status ApplyEngineKeys(const std::string& option,
       if (!n.ok()) return n.status();
       tc->set_margin_ms(*n);
     } else {
-      return Bad(where, "not supported (cmd, name, args, dir, option.NAME, "
-                        "proto, tc, st, nodes, depth, timemargin are)");
+      return Bad(where,
+                 "not supported (cmd, name, args, dir, option.NAME, "
+                 "proto, tc, st, nodes, depth, timemargin are)");
     }
   }
   if (const auto cmd = keys.find("cmd"); cmd != keys.end()) {
@@ -238,8 +237,7 @@ absl::StatusOr<FastchessMatch> TranslateFastchessArgs(
         if (k == "file") {
           book->set_file(Absolute(working_dir, v));
         } else if (k == "format") {
-          if (v != "epd" && v != "pgn")
-            return Bad(where, "epd or pgn");
+          if (v != "epd" && v != "pgn") return Bad(where, "epd or pgn");
           book->set_format(v == "epd" ? Openings::EPD : Openings::PGN);
         } else if (k == "order") {
           if (v != "random" && v != "sequential")
@@ -255,8 +253,9 @@ absl::StatusOr<FastchessMatch> TranslateFastchessArgs(
           if (!n.ok()) return n.status();
           book->set_start_index(int(*n - 1));
         } else {
-          return Bad(where, "not supported (file, format, order, plies, "
-                            "start are)");
+          return Bad(where,
+                     "not supported (file, format, order, plies, "
+                     "start are)");
         }
       }
       if (book->file().empty()) return Bad(name, "needs file=");
@@ -268,8 +267,9 @@ absl::StatusOr<FastchessMatch> TranslateFastchessArgs(
         const std::string where = absl::StrCat(name, " ", k);
         if (k == "model") {
           if (v != "normalized" && v != "logistic")
-            return Bad(where, "normalized or logistic (bayesian is not "
-                              "supported)");
+            return Bad(where,
+                       "normalized or logistic (bayesian is not "
+                       "supported)");
           sprt->set_model(v == "logistic" ? SprtConfig::LOGISTIC
                                           : SprtConfig::NORMALIZED);
           continue;
@@ -285,8 +285,9 @@ absl::StatusOr<FastchessMatch> TranslateFastchessArgs(
         } else if (k == "beta") {
           sprt->set_beta(*x);
         } else {
-          return Bad(where, "not supported (elo0, elo1, alpha, beta, model "
-                            "are)");
+          return Bad(where,
+                     "not supported (elo0, elo1, alpha, beta, model "
+                     "are)");
         }
       }
       if (!kv->count("elo0") || !kv->count("elo1"))
@@ -310,8 +311,9 @@ absl::StatusOr<FastchessMatch> TranslateFastchessArgs(
         } else if (k == "score") {
           a->set_draw_score_cp(int(*n));
         } else {
-          return Bad(where, "not supported (movenumber, movecount, score "
-                            "are)");
+          return Bad(where,
+                     "not supported (movenumber, movecount, score "
+                     "are)");
         }
       }
     } else if (name == "-resign") {
@@ -323,8 +325,9 @@ absl::StatusOr<FastchessMatch> TranslateFastchessArgs(
         if (k == "twosided") {
           // Ours is always two-sided: both engines must agree.
           if (v != "true")
-            return Bad(where, "only twosided=true (both engines agree) is "
-                              "supported");
+            return Bad(where,
+                       "only twosided=true (both engines agree) is "
+                       "supported");
           continue;
         }
         absl::StatusOr<int64_t> n = Integer(where, v, 1, 100000);

@@ -103,7 +103,8 @@ TEST(FastchessCliTest, WhatWeDoNotSupportIsRefusedByName) {
 
 TEST(FastchessCliTest, RecognisesItsStyle) {
   EXPECT_TRUE(LooksLikeFastchess({"-engine", "cmd=x"}));
-  EXPECT_FALSE(LooksLikeFastchess({"run", "configs/matches/default.textproto"}));
+  EXPECT_FALSE(
+      LooksLikeFastchess({"run", "configs/matches/default.textproto"}));
 }
 
 }  // namespace

@@ -27,13 +27,13 @@ TEST(UciOptionTest, ParsesWhatEnginesAdvertise) {
   EXPECT_EQ(combo->default_value, "Solid");
   EXPECT_FALSE(combo->has_range);
 
-  auto string = ParseUciOptionLine(
-      "option name SyzygyPath type string default <empty>");
+  auto string =
+      ParseUciOptionLine("option name SyzygyPath type string default <empty>");
   ASSERT_TRUE(string.ok());
   EXPECT_EQ(string->default_value, "<empty>");
 
-  auto backwards = ParseUciOptionLine(
-      "option name X type spin default 1 min 5 max 2");
+  auto backwards =
+      ParseUciOptionLine("option name X type spin default 1 min 5 max 2");
   ASSERT_TRUE(backwards.ok());
   EXPECT_FALSE(backwards->has_range) << "min above max is no range";
 

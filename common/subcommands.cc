@@ -59,9 +59,9 @@ std::string SubcommandHelp(const std::string& program, const Subcommand& sub) {
   for (const std::string& name : sub.flags) {
     const absl::CommandLineFlag* flag = absl::FindCommandLineFlag(name);
     if (!flag) continue;
-    absl::StrAppend(&text, "  --", name, "  ", flag->Help(), " (default: ",
-                    flag->DefaultValue().empty() ? "\"\"" : flag->DefaultValue(),
-                    ")\n");
+    absl::StrAppend(
+        &text, "  --", name, "  ", flag->Help(), " (default: ",
+        flag->DefaultValue().empty() ? "\"\"" : flag->DefaultValue(), ")\n");
   }
   return text;
 }

@@ -8,8 +8,8 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "arena/exit_code.h"
 #include "arena/openings.h"
 #include "arena/player.h"
@@ -69,9 +69,10 @@ absl::StatusOr<std::vector<double>> ExternalStart(const SpsaConfig& config) {
       for (const UciOption& o : *advertised)
         if (o.type == "spin") spins.push_back(o.name);
       return absl::InvalidArgumentError(absl::StrCat(
-          "spsa: parameter ", p.name(), ": the engine has no such option (its "
-          "spin options: ", spins.empty() ? "none" : absl::StrJoin(spins, ", "),
-          ")"));
+          "spsa: parameter ", p.name(),
+          ": the engine has no such option (its "
+          "spin options: ",
+          spins.empty() ? "none" : absl::StrJoin(spins, ", "), ")"));
     }
     if (option->type != "spin" || !option->has_range) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -79,15 +80,15 @@ absl::StatusOr<std::vector<double>> ExternalStart(const SpsaConfig& config) {
           " option; only spin options with min and max can be tuned"));
     }
     if (p.min() < option->min || p.max() > option->max) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "spsa: parameter ", p.name(), ": [", p.min(), ", ", p.max(),
-          "] is outside the engine's range [", option->min, ", ", option->max,
-          "]"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("spsa: parameter ", p.name(), ": [", p.min(), ", ",
+                       p.max(), "] is outside the engine's range [",
+                       option->min, ", ", option->max, "]"));
     }
     if (option->name != p.name()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "spsa: parameter ", p.name(), ": the engine spells it \"",
-          option->name, "\""));
+      return absl::InvalidArgumentError(
+          absl::StrCat("spsa: parameter ", p.name(),
+                       ": the engine spells it \"", option->name, "\""));
     }
     const auto fixed = config.engine().options().find(p.name());
     const std::string& text = fixed != config.engine().options().end()
@@ -95,13 +96,35 @@ absl::StatusOr<std::vector<double>> ExternalStart(const SpsaConfig& config) {
                                   : option->default_value;
     double value;
     if (!absl::SimpleAtod(text, &value)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "spsa: parameter ", p.name(), ": start value \"", text,
-          "\" is not a number"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("spsa: parameter ", p.name(), ": start value \"", text,
+                       "\" is not a number"));
     }
     start.push_back(value);
   }
   return start;
+}
+
+// Iteration k's game pairs, theta+ ("plus") first; the caller sets the
+// engines.
+MatchRequest IterationMatch(const SpsaConfig& config, int k,
+                            const std::vector<Opening>& openings,
+                            const std::string& book,
+                            const std::string& work_dir,
+                            const SlurmOptions& slurm) {
+  MatchRequest request;
+  request.first_name = "plus";
+  request.second_name = "minus";
+  request.openings = &openings;
+  request.book_path = book;
+  request.slurm = slurm;
+  request.games = 2 * config.pairs_per_iteration();
+  request.nodes = config.nodes();
+  request.seed = Mix64(config.seed() + uint64_t(k));
+  request.concurrency = config.concurrency();
+  request.output_dir =
+      (fs::path(work_dir) / absl::StrCat("iteration-", k)).string();
+  return request;
 }
 
 absl::Status Validate(const SpsaConfig& config, size_t start_size) {
@@ -227,26 +250,16 @@ absl::Status RunExternalSpsa(const SpsaConfig& config,
   const SpsaMatch play_pairs =
       [&](int k, const std::vector<double>& plus,
           const std::vector<double>& minus) -> absl::StatusOr<int> {
-    MatchRequest request;
+    MatchRequest request =
+        IterationMatch(config, k, openings, book, work_dir, slurm);
     request.first_external = WithOptions(config, plus);
     request.second_external = WithOptions(config, minus);
-    request.first_name = "plus";
-    request.second_name = "minus";
-    request.openings = &openings;
-    request.book_path = book;
-    request.slurm = slurm;
-    request.games = 2 * config.pairs_per_iteration();
-    request.nodes = config.nodes();
-    request.seed = Mix64(config.seed() + uint64_t(k));
-    request.concurrency = config.concurrency();
-    request.output_dir =
-        (fs::path(work_dir) / absl::StrCat("iteration-", k)).string();
     absl::StatusOr<MatchSummary> summary = PlayMatch(request);
     if (!summary.ok()) return summary.status();
     if (summary->exit_code() == kExitEngineFailure) {
-      return absl::UnavailableError(absl::StrCat(
-          "spsa: the engine could not be started; see ", request.output_dir,
-          "/games.pgn"));
+      return absl::UnavailableError(
+          absl::StrCat("spsa: the engine could not be started; see ",
+                       request.output_dir, "/games.pgn"));
     }
     return summary->pairings(0).wins() - summary->pairings(0).losses();
   };
@@ -282,8 +295,9 @@ absl::Status RunSpsa(const SpsaConfig& config, const std::string& config_dir,
   if (external && config.engine().argv().empty())
     return absl::InvalidArgumentError("spsa: engine.argv is empty");
   absl::StatusOr<EngineConfig> base =
-      external ? EngineConfig()
-               : LoadEngineConfig(ResolvePath(config_dir, config.engine_config()));
+      external
+          ? EngineConfig()
+          : LoadEngineConfig(ResolvePath(config_dir, config.engine_config()));
   if (!base.ok()) return base.status();
   std::vector<Opening> openings;
   const std::string book =
@@ -316,23 +330,13 @@ absl::Status RunSpsa(const SpsaConfig& config, const std::string& config_dir,
   const SpsaMatch play_pairs =
       [&](int k, const std::vector<double>& plus,
           const std::vector<double>& minus) -> absl::StatusOr<int> {
-    MatchRequest request;
+    MatchRequest request =
+        IterationMatch(config, k, openings, book, work_dir, slurm);
     request.first = *base;
     request.second = *base;
     if (absl::Status s = Apply(config, plus, &request.first); !s.ok()) return s;
     if (absl::Status s = Apply(config, minus, &request.second); !s.ok())
       return s;
-    request.first_name = "plus";
-    request.second_name = "minus";
-    request.openings = &openings;
-    request.book_path = book;
-    request.slurm = slurm;
-    request.games = 2 * config.pairs_per_iteration();
-    request.nodes = config.nodes();
-    request.seed = Mix64(config.seed() + uint64_t(k));
-    request.concurrency = config.concurrency();
-    request.output_dir =
-        (fs::path(work_dir) / absl::StrCat("iteration-", k)).string();
     absl::StatusOr<MatchSummary> summary = PlayMatch(request);
     if (!summary.ok()) return summary.status();
     return summary->pairings(0).wins() - summary->pairings(0).losses();

@@ -24,11 +24,12 @@ int main() {
     std::string command;
     in >> command;
     if (command == "uci") {
-      std::cout << "id name skill_engine\n"
-                   "option name Skill type spin default 10 min 0 max 100\n"
-                   "option name Style type combo default calm var calm var wild\n"
-                   "uciok"
-                << std::endl;
+      std::cout
+          << "id name skill_engine\n"
+             "option name Skill type spin default 10 min 0 max 100\n"
+             "option name Style type combo default calm var calm var wild\n"
+             "uciok"
+          << std::endl;
     } else if (command == "isready") {
       std::cout << "readyok" << std::endl;
     } else if (command == "setoption") {
@@ -42,7 +43,8 @@ int main() {
         pos = chess::Position::Start();
       } else {
         std::string fen, field;
-        for (int i = 0; i < 6 && in >> field; ++i) fen += (i ? " " : "") + field;
+        for (int i = 0; i < 6 && in >> field; ++i)
+          fen += (i ? " " : "") + field;
         pos = *chess::Position::FromFen(fen);
       }
       while (in >> word) {
@@ -51,8 +53,9 @@ int main() {
       }
     } else if (command == "go") {
       const chess::MoveList moves = chess::LegalMoves(pos);
-      const uint64_t draw = (pos.key() ^ (uint64_t(skill) * 0x9e3779b97f4a7c15)) *
-                            0xbf58476d1ce4e5b9;
+      const uint64_t draw =
+          (pos.key() ^ (uint64_t(skill) * 0x9e3779b97f4a7c15)) *
+          0xbf58476d1ce4e5b9;
       chess::Move move = moves[(draw >> 40) % moves.size()];
       if (int((draw >> 8) % 100) < skill) {
         chess::SearchLimits limits;
