@@ -400,14 +400,17 @@ void RewriteReportWhileRunning(const std::string& dir,
                                const std::string& log_path,
                                const RunOptions& options,
                                const std::atomic<bool>& done) {
+  using Clock = std::chrono::steady_clock;
   uintmax_t reported_size = 0;
-  auto last = std::chrono::steady_clock::now();
+  auto last = Clock::now();
+  // A rewrite reads the whole log: on a long match it waits at least ten
+  // times what the last one took, so that it never takes more than a tenth
+  // of a core from the games.
+  Clock::duration wait = std::chrono::milliseconds(options.report_interval_ms);
   while (!done.load()) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    if (std::chrono::steady_clock::now() - last <
-        std::chrono::milliseconds(options.report_interval_ms))
-      continue;
-    last = std::chrono::steady_clock::now();
+    if (Clock::now() - last < wait) continue;
+    last = Clock::now();
     std::error_code ec;
     const uintmax_t size = fs::file_size(log_path, ec);
     if (ec || size == reported_size) continue;
@@ -418,6 +421,9 @@ void RewriteReportWhileRunning(const std::string& dir,
         !s.ok()) {
       Note(options, absl::StrCat("\nreport not updated: ", s.message(), "\n"));
     }
+    wait = std::max<Clock::duration>(
+        std::chrono::milliseconds(options.report_interval_ms),
+        10 * (Clock::now() - last));
   }
 }
 

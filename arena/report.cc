@@ -46,6 +46,13 @@ std::vector<std::vector<EloSample>> Progress(const LogContents& log,
   return progress;
 }
 
+// The mover's side is White when the number of plies before it is even in a
+// game whose opening position has White to move.
+bool WhiteToMoveAt(const GameRecord& g, int ply) {
+  const bool white_first = g.opening_fen().find(" b ") == std::string::npos;
+  return (ply % 2 == 0) == white_first;
+}
+
 std::vector<std::vector<PhaseCell>> Phases(
     const std::vector<const GameRecord*>& games,
     const std::map<std::string, int>& player_index, size_t players) {
@@ -59,8 +66,7 @@ std::vector<std::vector<PhaseCell>> Phases(
     const int book_plies = g->opening_moves_size();
     for (int ply = 0; ply < g->moves_size(); ++ply) {
       const MoveRecord& m = g->moves(ply);
-      const bool white_moved = ply % 2 == (book_plies % 2 == 0 ? 0 : 1);
-      const int mover = white_moved ? white->second : black->second;
+      const int mover = WhiteToMoveAt(*g, ply) ? white->second : black->second;
       const int move_number = (book_plies + ply) / 2;
       PhaseCell& cell =
           phases[mover][std::min(kPhaseCells - 1, move_number / kPhaseMoves)];
@@ -226,13 +232,6 @@ std::string Body(const MatchReportData& d, const MatchHeader& header) {
   return html;
 }
 
-// The mover's side is White when the number of plies before it is even in a
-// game whose opening position has White to move.
-bool WhiteToMoveAt(const GameRecord& g, int ply) {
-  const bool white_first = g.opening_fen().find(" b ") == std::string::npos;
-  return (ply % 2 == 0) == white_first;
-}
-
 // Two characters per move, one per square (a1 = 'A' ... h8 = '_'), and one
 // of "+*~!" after a promotion to a queen, rook, bishop or knight: a 100,000-
 // game match's moves stay a fraction of its log.
@@ -364,12 +363,14 @@ std::string DataJson(const MatchReportData& d, const MatchHeader& header,
   }
   // index, white, black, result, termination, plies, round, opening
   absl::StrAppend(&json, "],\"games\":[");
-  std::map<std::string, int> index;
-  for (size_t i = 0; i < d.players.size(); ++i) index[d.players[i]] = int(i);
+  auto index = [&](const std::string& name) {
+    const auto found = d.player_index.find(name);
+    return found == d.player_index.end() ? 0 : found->second;
+  };
   for (size_t i = 0; i < d.games.size(); ++i) {
     const GameRecord& g = *d.games[i];
-    absl::StrAppend(&json, i ? "," : "", g.index(), ",", index[g.white()], ",",
-                    index[g.black()], ",", int(g.result()), ",",
+    absl::StrAppend(&json, i ? "," : "", g.index(), ",", index(g.white()), ",",
+                    index(g.black()), ",", int(g.result()), ",",
                     int(g.termination()), ",", g.moves_size(), ",", g.round(),
                     ",", g.opening_index());
   }
@@ -399,9 +400,8 @@ MatchReportData BuildMatchReportData(const LogContents& log,
   MatchReportData d;
   d.summary = summary;
   const MatchConfig& config = log.header.config();
-  std::map<std::string, int> player_index;
   for (const PlayerConfig& p : config.players()) {
-    player_index[p.name()] = int(d.players.size());
+    d.player_index[p.name()] = int(d.players.size());
     d.players.push_back(p.name());
   }
   d.pairings = Pairings(config);
@@ -414,7 +414,7 @@ MatchReportData BuildMatchReportData(const LogContents& log,
             [](const GameRecord* a, const GameRecord* b) {
               return a->index() < b->index();
             });
-  d.phases = Phases(d.games, player_index, d.players.size());
+  d.phases = Phases(d.games, d.player_index, d.players.size());
   return d;
 }
 

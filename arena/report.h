@@ -6,6 +6,7 @@
 #ifndef ARENA_REPORT_H_
 #define ARENA_REPORT_H_
 
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,6 +36,7 @@ inline constexpr int kPhaseCells = 8;   // the last holds every later move
 struct MatchReportData {
   MatchSummary summary;
   std::vector<std::string> players;
+  std::map<std::string, int> player_index;       // name -> index in `players`
   std::vector<std::pair<int, int>> pairings;     // player indices
   std::vector<std::vector<EloSample>> progress;  // per pairing
   std::vector<std::vector<PhaseCell>> phases;    // per player

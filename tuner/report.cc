@@ -12,6 +12,7 @@
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/text_format.h"
 #include "tuner/report_script.h"
+#include "tuner/tune.h"
 
 namespace chess {
 namespace {
@@ -139,16 +140,6 @@ std::string Page(const std::string& title, const std::string& body,
   page.data_json = json;
   page.scripts.push_back(kTuningReportJs);
   return RenderHtmlPage(page);
-}
-
-template <typename Message>
-absl::StatusOr<Message> ReadTextProto(const std::string& path) {
-  absl::StatusOr<std::string> text = ReadFile(path);
-  if (!text.ok()) return text.status();
-  Message m;
-  if (absl::Status s = ParseTextProto(*text, path, &m, nullptr); !s.ok())
-    return s;
-  return m;
 }
 
 // A config path as a texel record holds it (as typed where the tuner ran):

@@ -33,9 +33,9 @@
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "common/subcommands.h"
 #include "engine/config.h"
 #include "engine/movegen.h"
-#include "common/subcommands.h"
 #include "tuner/extract.h"
 #include "tuner/loop.h"
 #include "tuner/report.h"
@@ -218,16 +218,6 @@ int Texel() {
   return 0;
 }
 
-template <typename Message>
-absl::StatusOr<Message> LoadTextProto(const std::string& path) {
-  auto text = chess::ReadFile(path);
-  if (!text.ok()) return text.status();
-  Message m;
-  if (absl::Status s = chess::ParseTextProto(*text, path, &m, nullptr); !s.ok())
-    return s;
-  return m;
-}
-
 // Where spsa and loop play their matches, from the flags.
 absl::StatusOr<chess::SlurmOptions> SlurmFromFlags() {
   chess::SlurmOptions slurm;
@@ -312,19 +302,21 @@ int Bench() {
 // error, and `tuner SUBCOMMAND --help` lists these.
 const std::vector<chess::Subcommand>& Subcommands() {
   static const auto* subcommands = new std::vector<chess::Subcommand>{
-      {"extract", "--out=DATA INPUT...",
+      {"extract",
+       "--out=DATA INPUT...",
        {"out", "format", "skip_plies", "max_per_game", "qsearch_config",
         "seed"}},
-      {"texel", "--data=DATA[,DATA] --start=CONFIG --out=CONFIG",
+      {"texel",
+       "--data=DATA[,DATA] --start=CONFIG --out=CONFIG",
        {"data", "start", "out", "record", "epochs", "learning_rate",
-        "batch_size", "threads", "k", "blocks", "seed", "l2",
-        "result_weight"}},
-      {"spsa", "SPSA.textproto --state=FILE --work_dir=DIR",
+        "batch_size", "threads", "k", "blocks", "seed", "l2", "result_weight"}},
+      {"spsa",
+       "SPSA.textproto --state=FILE --work_dir=DIR",
        {"state", "work_dir", "slurm_shards", "slurm_cpus", "srun", "sbatch",
         "arena"}},
-      {"loop", "LOOP.textproto --output_dir=DIR",
-       {"output_dir", "slurm_shards", "slurm_cpus", "srun", "sbatch",
-        "arena"}},
+      {"loop",
+       "LOOP.textproto --output_dir=DIR",
+       {"output_dir", "slurm_shards", "slurm_cpus", "srun", "sbatch", "arena"}},
       {"report", "LOOP_DIR|TEXEL_RECORD|SPSA_STATE", {"out"}},
       {"bench", "", {"positions", "threads", "seed"}},
   };
@@ -334,15 +326,14 @@ const std::vector<chess::Subcommand>& Subcommands() {
 int main(int argc, char** argv) {
   {
     const std::vector<std::string> words(argv + 1, argv + argc);
-    const auto first = std::find_if(words.begin(), words.end(),
-                                    [](const std::string& w) {
-                                      return !w.empty() && w[0] != '-';
-                                    });
-    const auto sub = std::find_if(
-        Subcommands().begin(), Subcommands().end(),
-        [&](const chess::Subcommand& s) {
-          return first != words.end() && s.name == *first;
-        });
+    const auto first = std::find_if(
+        words.begin(), words.end(),
+        [](const std::string& w) { return !w.empty() && w[0] != '-'; });
+    const auto sub =
+        std::find_if(Subcommands().begin(), Subcommands().end(),
+                     [&](const chess::Subcommand& s) {
+                       return first != words.end() && s.name == *first;
+                     });
     if (sub != Subcommands().end()) {
       if (chess::AsksForHelp(words)) {
         std::cout << chess::SubcommandHelp("tuner", *sub);
@@ -372,7 +363,7 @@ int main(int argc, char** argv) {
     const absl::StatusOr<chess::SlurmOptions> slurm = SlurmFromFlags();
     if (!slurm.ok()) return Fail(slurm.status());
     if (command == "spsa") {
-      auto config = LoadTextProto<chess::SpsaConfig>(path);
+      auto config = chess::ReadTextProto<chess::SpsaConfig>(path);
       if (!config.ok()) return Fail(config.status());
       const std::string state =
           chess::CommandLinePath(absl::GetFlag(FLAGS_state));
@@ -386,7 +377,7 @@ int main(int argc, char** argv) {
         return Fail(s);
       return 0;
     }
-    auto config = LoadTextProto<chess::LoopConfig>(path);
+    auto config = chess::ReadTextProto<chess::LoopConfig>(path);
     if (!config.ok()) return Fail(config.status());
     const std::string out =
         chess::CommandLinePath(absl::GetFlag(FLAGS_output_dir));
@@ -397,6 +388,7 @@ int main(int argc, char** argv) {
     std::cout << chess::FormatLoopReport(*report);
     return 0;
   }
-  std::cerr << "usage: tuner extract|texel|spsa|loop|report|bench (see --help)\n";
+  std::cerr
+      << "usage: tuner extract|texel|spsa|loop|report|bench (see --help)\n";
   return 2;
 }
