@@ -78,15 +78,15 @@ ABSL_FLAG(double, inline_moves_mb, 3,
           "report: game moves up to this size go inside report.html; beyond, "
           "into report-games/ beside it, loaded when a game is opened");
 ABSL_FLAG(std::string, out, "", "book: output EPD file");
-ABSL_FLAG(int, positions, 600, "book: number of positions");
-ABSL_FLAG(int, plies, 8, "book: random plies from the initial position");
-ABSL_FLAG(int, margin_cp, 60,
+ABSL_FLAG(int, positions, chess::BookOptions().positions, "book: number of positions");
+ABSL_FLAG(int, plies, chess::BookOptions().plies, "book: random plies from the initial position");
+ABSL_FLAG(int, margin_cp, chess::BookOptions().margin_cp,
           "book: keep positions scored within +-margin by the check search");
-ABSL_FLAG(int, check_depth, 7, "book: depth of the check search");
-ABSL_FLAG(int, candidate_margin_cp, 40,
+ABSL_FLAG(int, check_depth, chess::BookOptions().check_depth, "book: depth of the check search");
+ABSL_FLAG(int, candidate_margin_cp, chess::BookOptions().candidate_margin_cp,
           "book: each random ply picks among moves within this of the best (0: "
           "any legal move)");
-ABSL_FLAG(uint64_t, seed, 1, "book: random seed");
+ABSL_FLAG(uint64_t, seed, chess::BookOptions().seed, "book: random seed");
 
 namespace {
 

@@ -7,7 +7,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "arena/match.h"
-#include "arena/record_io.h"
+#include "common/files.h"
+#include "common/record_io.h"
 #include "arena/schedule.h"
 #include "engine/config.h"
 #include "engine/notation.h"
@@ -155,7 +156,8 @@ absl::StatusOr<LogContents> ParseLog(absl::string_view data,
         " is damaged, so its games cannot be told from another match's"));
   }
   if (file->records.empty()) return log;
-  if (!log.header.ParseFromString(file->records[0])) {
+  if (!log.header.ParseFromArray(file->records[0].data(),
+                                 int(file->records[0].size()))) {
     return absl::InvalidArgumentError(
         absl::StrCat(name, ": the first record is not a match header"));
   }
@@ -176,11 +178,10 @@ absl::StatusOr<LogContents> ParseLog(absl::string_view data,
   for (size_t t = 0; t < threads; ++t) {
     workers.emplace_back([&, t] {
       for (size_t i = count * t / threads; i < count * (t + 1) / threads; ++i) {
-        std::string& record = file->records[i + 1];
-        checks[i] = games[i].ParseFromString(record)
+        const absl::string_view record = file->records[i + 1];
+        checks[i] = games[i].ParseFromArray(record.data(), int(record.size()))
                         ? ValidateGameRecord(games[i], log.header)
                         : Bad("not a game record");
-        std::string().swap(record);  // its memory is not needed again
       }
     });
   }

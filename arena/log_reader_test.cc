@@ -12,7 +12,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "arena/match.h"
-#include "arena/record_io.h"
+#include "common/files.h"
+#include "common/record_io.h"
 #include "engine/config.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -191,20 +192,24 @@ class HostileRecordTest : public DamagedLogTest {
   void EditGame(const std::function<void(GameRecord*)>& edit) {
     auto file = ReadRecordFile(log_);
     ASSERT_TRUE(file.ok());
+    std::vector<std::string> records(file->records.begin(),
+                                     file->records.end());
     GameRecord g;
-    ASSERT_TRUE(g.ParseFromString(file->records[1]));
+    ASSERT_TRUE(g.ParseFromString(records[1]));
     edit(&g);
-    file->records[1] = g.SerializeAsString();
-    ASSERT_TRUE(ReplaceRecordFile(log_, file->records).ok());
+    records[1] = g.SerializeAsString();
+    ASSERT_TRUE(ReplaceRecordFile(log_, records).ok());
   }
   void EditHeader(const std::function<void(MatchHeader*)>& edit) {
     auto file = ReadRecordFile(log_);
     ASSERT_TRUE(file.ok());
+    std::vector<std::string> records(file->records.begin(),
+                                     file->records.end());
     MatchHeader h;
-    ASSERT_TRUE(h.ParseFromString(file->records[0]));
+    ASSERT_TRUE(h.ParseFromString(records[0]));
     edit(&h);
-    file->records[0] = h.SerializeAsString();
-    ASSERT_TRUE(ReplaceRecordFile(log_, file->records).ok());
+    records[0] = h.SerializeAsString();
+    ASSERT_TRUE(ReplaceRecordFile(log_, records).ok());
   }
   void ExpectReportedGame(absl::string_view what) {
     auto log = ReadLog(log_);

@@ -27,10 +27,12 @@
 #include "arena/merge.h"
 #include "arena/pgn.h"
 #include "arena/player.h"
-#include "arena/record_io.h"
+#include "common/record_io.h"
 #include "arena/report.h"
 #include "arena/referee.h"
 #include "arena/stats.h"
+#include "common/stopwatch.h"
+#include "common/textproto.h"
 #include "engine/config.h"
 #include "google/protobuf/text_format.h"
 #include "google/protobuf/util/message_differencer.h"
@@ -370,14 +372,14 @@ std::string WatchShardSprt(const std::string& dir, int every_ms,
   if (!own.has_filename()) own = own.parent_path();  // "x/shard-0/"
   if (own.filename().string().rfind("shard-", 0) != 0) return "";
   const std::string parent = own.parent_path().string();
-  int64_t next_ms = NowMs();  // a shard started late may have nothing to do
+  int64_t next_ms = SteadyNowMs();  // a shard started late may have nothing to do
   while (!workers_done.load()) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    if (NowMs() < next_ms) continue;
-    const int64_t started = NowMs();
+    if (SteadyNowMs() < next_ms) continue;
+    const int64_t started = SteadyNowMs();
     absl::StatusOr<MergedLog> merged =
         MergeLogs(ShardLogsIn(parent), /*final_merge=*/false);
-    next_ms = NowMs() + std::max<int64_t>(every_ms, 20 * (NowMs() - started));
+    next_ms = SteadyNowMs() + std::max<int64_t>(every_ms, 20 * (SteadyNowMs() - started));
     if (!merged.ok()) continue;  // a peer mid-write or damaged: next time
     const MatchSummary all = SummarizeLog(merged->log);
     if (all.pairings().empty()) continue;
@@ -442,12 +444,12 @@ class Progress {
         tty_(options.notes_are_terminal),
         total_(total),
         already_(already),
-        start_ms_(NowMs()) {}
+        start_ms_(SteadyNowMs()) {}
 
   void Update(const Standings& standings, bool force) {
     if (!out_) return;
     const int done = standings.played();
-    const int64_t now = NowMs();
+    const int64_t now = SteadyNowMs();
     if (done == last_done_) return;
     if (!tty_ && !force && now - last_ms_ < 10000 &&
         done % std::max(1, total_ / 20) != 0)

@@ -12,7 +12,7 @@
 #include "absl/strings/str_replace.h"
 #include "arena/openings.h"
 #include "arena/pgn.h"
-#include "arena/record_io.h"
+#include "common/record_io.h"
 #include "engine/notation.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -220,7 +220,7 @@ std::map<int, GameRecord> GamesByIndex(const std::string& log) {
   std::map<int, GameRecord> games;
   for (size_t i = 1; i < file->records.size(); ++i) {
     GameRecord g;
-    EXPECT_TRUE(g.ParseFromString(file->records[i]));
+    EXPECT_TRUE(g.ParseFromString(std::string(file->records[i])));
     EXPECT_TRUE(games.emplace(g.index(), g).second)
         << "duplicate game " << g.index();
   }

@@ -11,7 +11,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "arena/match.h"
-#include "arena/record_io.h"
+#include "common/record_io.h"
 #include "arena/schedule.h"
 #include "arena/standings.h"
 

@@ -15,15 +15,11 @@
 #include "absl/strings/str_cat.h"
 #include "arena/match.h"
 #include "arena/merge.h"
-#include "arena/record_io.h"
+#include "common/record_io.h"
+#include "common/stopwatch.h"
 
 namespace {
 
-double SecondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                       start)
-      .count();
-}
 
 }  // namespace
 
@@ -76,24 +72,24 @@ int main(int argc, char** argv) {
   uintmax_t bytes = 0;
   for (const std::string& p : paths) bytes += fs::file_size(p);
 
-  auto start = std::chrono::steady_clock::now();
+  chess::Stopwatch start;
   size_t records = 0;
   for (const std::string& p : paths) records += chess::ReadRecordFile(p)->records.size();
-  const double anchor = SecondsSince(start);
+  const double anchor = start.Seconds();
 
-  start = std::chrono::steady_clock::now();
+  start.Restart();
   auto merged = chess::MergeLogs(paths, /*final_merge=*/true);
   if (!merged.ok()) {
     std::cerr << merged.status() << "\n";
     return 2;
   }
-  const double merge_only = SecondsSince(start);
+  const double merge_only = start.Seconds();
   auto summary = chess::WriteMerge(*merged, dir + "/merged");
-  const double total = SecondsSince(start);
+  const double total = start.Seconds();
   if (!summary.ok() || summary->played_games() != games) return 4;
-  start = std::chrono::steady_clock::now();
+  start.Restart();
   const size_t pgn_bytes = chess::LogToPgn(merged->log).size();
-  const double pgn = SecondsSince(start);
+  const double pgn = start.Seconds();
   std::cout << absl::StrCat(
       "merge of ", games, " games (", moves / 2, " moves each on average) from ",
       shards, " shard logs, ", bytes >> 20, " MiB:\n",

@@ -7,7 +7,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "engine/config.h"
+#include "common/files.h"
 #include "engine/notation.h"
 
 namespace chess {

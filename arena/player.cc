@@ -17,17 +17,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "common/stopwatch.h"
 #include "engine/notation.h"
 
 extern char** environ;
 
 namespace chess {
-
-int64_t NowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 void InProcessPlayer::SetGameSeed(uint64_t seed) {
   if (config_.search().eval_noise_cp() == 0) return;
@@ -230,7 +225,7 @@ absl::StatusOr<std::string> UciProcessPlayer::ReadLine(int64_t deadline_ms) {
     }
     if (from_engine_ < 0)
       return absl::UnavailableError("the engine is not running");
-    const int64_t wait = deadline_ms > 0 ? deadline_ms - NowMs() : -1;
+    const int64_t wait = deadline_ms > 0 ? deadline_ms - SteadyNowMs() : -1;
     if (deadline_ms > 0 && wait <= 0)
       return absl::DeadlineExceededError("no answer in time");
     // In slices: a process that has exited while a child of its own keeps
@@ -263,7 +258,7 @@ absl::StatusOr<std::string> UciProcessPlayer::ReadLine(int64_t deadline_ms) {
 
 absl::Status UciProcessPlayer::WaitFor(const std::string& token,
                                        int64_t timeout_ms) {
-  const int64_t deadline = NowMs() + timeout_ms;
+  const int64_t deadline = SteadyNowMs() + timeout_ms;
   while (true) {
     absl::StatusOr<std::string> line = ReadLine(deadline);
     if (!line.ok()) {
@@ -393,7 +388,7 @@ absl::StatusOr<MoveReply> UciProcessPlayer::Go(const Game& game,
   }
   if (absl::Status s = Send(position); !s.ok()) return s;
   if (absl::Status s = Send(go); !s.ok()) return s;
-  const int64_t deadline = timeout_ms > 0 ? NowMs() + timeout_ms : 0;
+  const int64_t deadline = timeout_ms > 0 ? SteadyNowMs() + timeout_ms : 0;
   MoveReply reply;
   while (true) {
     absl::StatusOr<std::string> line = ReadLine(deadline);

@@ -13,6 +13,7 @@
 
 #include "absl/status/statusor.h"
 #include "arena/match_config.pb.h"
+#include "common/stopwatch.h"
 #include "engine/game.h"
 #include "engine/search.h"
 
@@ -118,8 +119,6 @@ class UciProcessPlayer : public Player {
   std::vector<std::string> advertised_;
 };
 
-// Milliseconds on the steady clock.
-int64_t NowMs();
 
 }  // namespace chess
 

@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "absl/strings/str_cat.h"
+#include "common/stopwatch.h"
 #include "engine/notation.h"
 
 namespace chess {
@@ -148,9 +149,9 @@ void PlayGame(const Opening& opening, Seat white, Seat black,
       timeout_ms = tc.movetime_ms() + tc.margin_ms() + 5000;
     }
 
-    const int64_t started = NowMs();
+    const int64_t started = SteadyNowMs();
     absl::StatusOr<MoveReply> reply = seat.player->Go(game, limits, timeout_ms);
-    const int64_t used_ms = NowMs() - started;
+    const int64_t used_ms = SteadyNowMs() - started;
     if (!reply.ok()) {
       const bool timed_out = absl::IsDeadlineExceeded(reply.status());
       Finish(record, loses,

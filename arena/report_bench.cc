@@ -13,16 +13,13 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "arena/match.h"
-#include "arena/record_io.h"
+#include "common/record_io.h"
 #include "arena/report.h"
 #include "arena/standings.h"
+#include "common/stopwatch.h"
 
 namespace {
 
-double SecondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-      .count();
-}
 
 }  // namespace
 
@@ -67,28 +64,28 @@ int main(int argc, char** argv) {
   // for each timed read after it.
   auto log = chess::ReadLog(log_path);
   log = chess::LogContents();
-  auto start = std::chrono::steady_clock::now();
+  chess::Stopwatch start;
   log = chess::ReadLog(log_path);
   if (!log.ok()) return 2;
   const chess::MatchSummary summary = chess::SummarizeLog(*log);
-  const double anchor = SecondsSince(start);
+  const double anchor = start.Seconds();
   log = chess::LogContents();  // the second read starts from the same memory
-  start = std::chrono::steady_clock::now();
+  start.Restart();
   log = chess::ReadLog(log_path);
   const chess::MatchSummary again = chess::SummarizeLog(*log);
-  const double read = SecondsSince(start);
-  auto phase = std::chrono::steady_clock::now();
+  const double read = start.Seconds();
+  chess::Stopwatch phase;
   const chess::MatchReportData data = chess::BuildMatchReportData(*log, again);
-  const double build = SecondsSince(phase);
-  phase = std::chrono::steady_clock::now();
+  const double build = phase.Seconds();
+  phase.Restart();
   const size_t rendered = chess::RenderMatchReport(data, log->header).size();
-  const double render = SecondsSince(phase);
+  const double render = phase.Seconds();
   if (absl::Status s = chess::WriteMatchReport(*log, again, dir + "/big");
       !s.ok()) {
     std::cerr << s << "\n";
     return 4;
   }
-  const double total = SecondsSince(start) - build - render;
+  const double total = start.Seconds() - build - render;
   uintmax_t chunk_bytes = 0;
   int chunks = 0;
   for (const auto& e : fs::directory_iterator(dir + "/big/report-games")) {

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -74,6 +75,16 @@ void SyncDirectoryOf(const std::string& path) {
   if (fd < 0) return;  // the file is written; only its durability is weaker
   ::fsync(fd);
   ::close(fd);
+}
+
+std::string ResolvePath(const std::string& base_dir, const std::string& path) {
+  if (path.empty() || std::filesystem::path(path).is_absolute()) return path;
+  return (std::filesystem::path(base_dir) / path).lexically_normal().string();
+}
+
+std::string CommandLinePath(const std::string& path) {
+  const char* cwd = std::getenv("BUILD_WORKING_DIRECTORY");
+  return cwd ? ResolvePath(cwd, path) : path;
 }
 
 }  // namespace chess

@@ -1,4 +1,4 @@
-// Reading and durably writing whole files: what every program of the harness
+// Reading and durably writing whole files, and resolving paths: what every program of the harness
 // (engine configs, match logs, results, PGN, tuner records) shares.
 #ifndef COMMON_FILES_H_
 #define COMMON_FILES_H_
@@ -21,6 +21,15 @@ absl::Status WriteFileAtomically(const std::string& path,
 // Syncs the directory holding `path`, so that a rename into it survives a
 // crash of the machine.
 void SyncDirectoryOf(const std::string& path);
+
+// A path named in a config file: relative paths are relative to the config's
+// directory.
+std::string ResolvePath(const std::string& base_dir, const std::string& path);
+
+// A path given on the command line: relative to where the user ran the command,
+// also under `bazel run` (which changes into the runfiles and says where the
+// user was).
+std::string CommandLinePath(const std::string& path);
 
 }  // namespace chess
 

@@ -9,7 +9,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "engine/eval_weights.h"
-#include "google/protobuf/io/tokenizer.h"
+#include "common/files.h"
+#include "common/textproto.h"
 #include "google/protobuf/text_format.h"
 
 namespace chess {
@@ -18,19 +19,6 @@ namespace {
 using google::protobuf::Descriptor;
 using google::protobuf::FieldDescriptor;
 using google::protobuf::TextFormat;
-
-class CollectFirstError : public google::protobuf::io::ErrorCollector {
- public:
-  void AddError(int line, int column, const std::string& message) override {
-    if (error_.empty()) {
-      error_ = absl::StrCat(line + 1, ":", column + 1, ": ", message);
-    }
-  }
-  const std::string& error() const { return error_; }
-
- private:
-  std::string error_;
-};
 
 struct Range {
   const char* field;
@@ -59,61 +47,6 @@ constexpr Range kSearchRanges[] = {
     {"lmp_base", 0, 256},
     {"iir_min_depth", 1, 64},
 };
-
-struct PathElement {
-  std::string field;
-  int index = 0;  // of a repeated field
-};
-
-// "players[1].overrides.search: ..." or "time_control: ..." -> the leading
-// field names, with the index of each repeated one (0 when not given).
-std::vector<PathElement> LeadingFieldPath(absl::string_view message) {
-  absl::string_view path = message.substr(0, message.find_first_of(" :"));
-  std::vector<PathElement> elements;
-  for (absl::string_view part : absl::StrSplit(path, '.')) {
-    PathElement e;
-    const size_t bracket = part.find('[');
-    e.field = std::string(part.substr(0, bracket));
-    if (bracket != absl::string_view::npos) {
-      absl::string_view index = part.substr(bracket + 1);
-      index = index.substr(0, index.find(']'));
-      if (!absl::SimpleAtoi(index, &e.index) || e.index < 0) e.index = 0;
-    }
-    elements.push_back(std::move(e));
-  }
-  return elements;
-}
-
-// Line and column of the field at `path` in the parsed text; for a field that
-// is not in the text, of its innermost enclosing field that is, or the start
-// of the text.
-std::string LocationOf(const google::protobuf::Message& message,
-                       const TextFormat::ParseInfoTree* tree,
-                       const std::vector<PathElement>& path) {
-  TextFormat::ParseLocation location;
-  const google::protobuf::Message* current = &message;
-  for (size_t i = 0; i < path.size() && tree && current; ++i) {
-    const FieldDescriptor* field =
-        current->GetDescriptor()->FindFieldByName(path[i].field);
-    if (!field) break;
-    const google::protobuf::Reflection* reflection = current->GetReflection();
-    const int index = field->is_repeated() ? path[i].index : -1;
-    if (field->is_repeated() ? reflection->FieldSize(*current, field) <= index
-                             : !reflection->HasField(*current, field)) {
-      break;
-    }
-    const TextFormat::ParseLocation here = tree->GetLocation(field, index);
-    if (here.line < 0) break;
-    location = here;
-    if (field->type() != FieldDescriptor::TYPE_MESSAGE) break;
-    tree = tree->GetTreeForNested(field, index);
-    current = field->is_repeated()
-                  ? &reflection->GetRepeatedMessage(*current, field, index)
-                  : &reflection->GetMessage(*current, field);
-  }
-  if (location.line < 0) return "1:1: ";
-  return absl::StrCat(location.line + 1, ":", location.column + 1, ": ");
-}
 
 }  // namespace
 
@@ -158,29 +91,6 @@ absl::Status ValidateEngineConfig(const EngineConfig& config) {
   return absl::OkStatus();
 }
 
-absl::Status ParseTextProto(absl::string_view text,
-                            absl::string_view source_name,
-                            google::protobuf::Message* message,
-                            const std::function<absl::Status()>& validate) {
-  CollectFirstError errors;
-  TextFormat::ParseInfoTree tree;
-  TextFormat::Parser parser;
-  parser.RecordErrorsTo(&errors);
-  parser.WriteLocationsTo(&tree);
-  if (!parser.ParseFromString(std::string(text), message)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(source_name, ":", errors.error()));
-  }
-  if (!validate) return absl::OkStatus();
-  if (absl::Status status = validate(); !status.ok()) {
-    std::string location =
-        LocationOf(*message, &tree, LeadingFieldPath(status.message()));
-    return absl::InvalidArgumentError(
-        absl::StrCat(source_name, ":", location, status.message()));
-  }
-  return absl::OkStatus();
-}
-
 absl::StatusOr<EngineConfig> ParseEngineConfig(absl::string_view text,
                                                absl::string_view source_name) {
   EngineConfig config;
@@ -191,16 +101,6 @@ absl::StatusOr<EngineConfig> ParseEngineConfig(absl::string_view text,
     return s;
   }
   return config;
-}
-
-std::string ResolvePath(const std::string& base_dir, const std::string& path) {
-  if (path.empty() || std::filesystem::path(path).is_absolute()) return path;
-  return (std::filesystem::path(base_dir) / path).lexically_normal().string();
-}
-
-std::string CommandLinePath(const std::string& path) {
-  const char* cwd = std::getenv("BUILD_WORKING_DIRECTORY");
-  return cwd ? ResolvePath(cwd, path) : path;
 }
 
 absl::StatusOr<EngineConfig> LoadEngineConfig(const std::string& path) {

@@ -3,16 +3,13 @@
 #define ENGINE_CONFIG_H_
 
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <utility>
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "common/files.h"  // ReadFile, WriteFileAtomically
 #include "engine/engine_config.pb.h"
-#include "google/protobuf/message.h"
 
 namespace chess {
 
@@ -29,24 +26,6 @@ absl::Status ValidateEngineConfig(const EngineConfig& config);
 
 // configs/engines/default.textproto, compiled into the binary.
 const EngineConfig& DefaultEngineConfig();
-
-// Parses any text-format message, then calls `validate` (if given). Errors read
-// "<source_name>:<line>:<column>: ..."; for a validation error, the location is
-// that of the field path the message starts with ("players.name is empty"
-// points at "players").
-absl::Status ParseTextProto(absl::string_view text,
-                            absl::string_view source_name,
-                            google::protobuf::Message* message,
-                            const std::function<absl::Status()>& validate);
-
-// A path named in a config file: relative paths are relative to the config's
-// directory.
-std::string ResolvePath(const std::string& base_dir, const std::string& path);
-
-// A path given on the command line: relative to where the user ran the command,
-// also under `bazel run` (which changes into the runfiles and says where the
-// user was).
-std::string CommandLinePath(const std::string& path);
 
 // The range a numeric SearchParams field must lie in (ValidateEngineConfig),
 // which UCI advertises too; nullopt for a field without one.

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "common/files.h"
 #include "engine/eval_weights.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"

@@ -152,8 +152,9 @@ absl::StatusOr<EvalWeights> EvalWeights::FromProto(const EvalParams& params) {
                     params.phase_queen(),
                     0};
   for (int p : w.phase_weight) {
-    if (p < 0 || p > 24) {
-      return absl::InvalidArgumentError("eval.phase_* must be in [0, 24]");
+    if (p < 0 || p > kMaxPhase) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("eval.phase_* must be in [0, ", kMaxPhase, "]"));
     }
   }
   return w;
@@ -229,7 +230,7 @@ int GamePhase(const Position& pos, const std::array<int, 6>& phase_weight) {
   for (int piece = kKnight; piece <= kQueen; ++piece) {
     phase += phase_weight[piece] * PopCount(pos.pieces(PieceType(piece)));
   }
-  return std::min(phase, 24);
+  return std::min(phase, kMaxPhase);
 }
 
 std::vector<FeatureCount> CountFeatures(const Position& pos) {

@@ -54,8 +54,10 @@ struct FeatureCount {
 };
 std::vector<FeatureCount> CountFeatures(const Position& pos);
 
-// Game phase in [0, 24]: 24 with all pieces on the board, 0 with pawns and
-// kings only.
+// Game phase in [0, kMaxPhase]: kMaxPhase with all pieces on the board (the
+// middle-game weights in full), 0 with pawns and kings only (the end-game
+// weights).
+inline constexpr int kMaxPhase = 24;
 int GamePhase(const Position& pos, const std::array<int, 6>& phase_weight);
 
 }  // namespace chess

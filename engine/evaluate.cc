@@ -32,7 +32,7 @@ int ReferenceEvaluate(const Position& pos, const EvalWeights& weights) {
     eg += fc.count * weights.weight[kEg][fc.feature];
   }
   const int phase = GamePhase(pos, weights.phase_weight);
-  const int white_score = (mg * phase + eg * (24 - phase)) / 24;
+  const int white_score = (mg * phase + eg * (kMaxPhase - phase)) / kMaxPhase;
   return pos.side_to_move() == kWhite ? white_score : -white_score;
 }
 

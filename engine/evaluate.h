@@ -23,7 +23,7 @@ class Evaluator {
       eg += table_[kEg][p][s];
       phase += phase_of_[p];  // summed here rather than by popcounts: one pass
     }
-    phase = std::min(phase, 24);  // as GamePhase
+    phase = std::min(phase, kMaxPhase);  // as GamePhase
     const int sign = pos.side_to_move() == kWhite ? 1 : -1;
     mg += sign * tempo_[kMg];
     eg += sign * tempo_[kEg];
@@ -34,7 +34,7 @@ class Evaluator {
         eg += counts[t] * terms_[kEg][t];
       }
     }
-    return sign * ((mg * phase + eg * (24 - phase)) / 24);
+    return sign * ((mg * phase + eg * (kMaxPhase - phase)) / kMaxPhase);
   }
 
  private:

@@ -12,6 +12,7 @@
 #include "absl/flags/usage.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_format.h"
+#include "common/stopwatch.h"
 #include "engine/notation.h"
 #include "engine/perft.h"
 
@@ -25,10 +26,6 @@ ABSL_FLAG(int, max_depth, 99, "with --epd: skip counts deeper than this");
 namespace chess {
 namespace {
 
-double SecondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-      .count();
-}
 
 int RunOne(const std::string& fen, int depth, bool divide) {
   absl::StatusOr<Position> pos = Position::FromFen(fen);
@@ -40,7 +37,7 @@ int RunOne(const std::string& fen, int depth, bool divide) {
     absl::FPrintF(stderr, "perft: --depth must be >= 0\n");
     return 2;
   }
-  auto start = std::chrono::steady_clock::now();
+  Stopwatch start;
   uint64_t nodes = 0;
   if (divide && depth > 0) {
     for (const auto& [move, count] : PerftDivide(*pos, depth)) {
@@ -51,7 +48,7 @@ int RunOne(const std::string& fen, int depth, bool divide) {
   } else {
     nodes = Perft(*pos, depth);
   }
-  double seconds = SecondsSince(start);
+  double seconds = start.Seconds();
   absl::PrintF("Nodes searched: %d\n", nodes);
   absl::PrintF("time %.3f s, %.1f Mnps\n", seconds,
                seconds > 0 ? nodes / seconds / 1e6 : 0.0);
@@ -64,7 +61,7 @@ int RunSuite(const std::string& path, int max_depth) {
     absl::FPrintF(stderr, "perft: cannot read %s\n", path);
     return 2;
   }
-  auto start = std::chrono::steady_clock::now();
+  Stopwatch start;
   int line_number = 0, positions = 0, checks = 0, failures = 0;
   uint64_t total_nodes = 0;
   std::string line;
@@ -92,7 +89,7 @@ int RunSuite(const std::string& path, int max_depth) {
       }
     }
   }
-  double seconds = SecondsSince(start);
+  double seconds = start.Seconds();
   absl::PrintF(
       "%d positions, %d counts checked, %d failed; %d nodes in %.2f s (%.1f "
       "Mnps)\n",

@@ -92,9 +92,7 @@ int Engine::Evaluate(const Position& pos) const {
 }
 
 int64_t Engine::ElapsedMs() const {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::steady_clock::now() - start_)
-      .count();
+  return start_.Milliseconds();
 }
 
 void Engine::SetTimeLimits(const Position& pos, const SearchLimits& limits) {
@@ -266,7 +264,7 @@ SearchInfo Engine::QuiescenceSearch(const Position& pos) {
   nodes_ = 0;
   node_limit_ = 0;
   soft_limit_ms_ = hard_limit_ms_ = 0;
-  start_ = std::chrono::steady_clock::now();
+  start_.Restart();
   SearchInfo info;
   info.score = Quiescence(pos, -kInfinity, kInfinity, 0);
   info.pv.assign(pv_[0], pv_[0] + pv_length_[0]);
@@ -501,7 +499,7 @@ SearchInfo Engine::Search(const Game& game, const SearchLimits& limits,
 SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
                           const SearchLimits& limits,
                           const InfoCallback& on_iteration) {
-  start_ = std::chrono::steady_clock::now();
+  start_.Restart();
   nodes_ = 0;
   seldepth_ = 0;
   node_limit_ = limits.infinite ? 0 : limits.nodes;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/types/span.h"
+#include "common/stopwatch.h"
 #include "engine/engine_config.pb.h"
 #include "engine/evaluate.h"
 #include "engine/game.h"
@@ -127,7 +128,7 @@ class Engine {
   uint64_t nodes_ = 0;
   uint64_t node_limit_ = 0;
   int seldepth_ = 0;
-  std::chrono::steady_clock::time_point start_;
+  Stopwatch start_;
   int64_t soft_limit_ms_ = 0;  // no new iteration after this
   int64_t hard_limit_ms_ = 0;  // abort the search here (0: none)
   std::vector<Key> keys_;      // game history, then the current search path

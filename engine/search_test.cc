@@ -5,6 +5,7 @@
 #include <string>
 #include <thread>
 
+#include "common/stopwatch.h"
 #include "engine/config.h"
 #include "engine/notation.h"
 #include "gtest/gtest.h"
@@ -187,11 +188,9 @@ TEST(SearchTest, MovetimeIsRespected) {
   Engine engine(DefaultEngineConfig());
   SearchLimits limits;
   limits.movetime_ms = 100;
-  const auto start = std::chrono::steady_clock::now();
+  Stopwatch start;
   SearchInfo info = engine.Search(Game(), limits);
-  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                      std::chrono::steady_clock::now() - start)
-                      .count();
+  const auto ms = start.Milliseconds();
   EXPECT_FALSE(info.best_move.is_none());
   EXPECT_LT(ms, 1000);  // generous: a shared machine may be slow, never 10x
 }

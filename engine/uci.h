@@ -47,19 +47,6 @@ class UciSession {
   std::thread search_thread_;
 };
 
-// Sets a field of `config` named as a UCI option: a SearchParams or EvalParams
-// field name
-// ("null_move", "hash_mb", "tempo_mg"), or an evaluation weight
-// ("value.knight.mg", "pst.knight.e4.eg"). Names are case-insensitive; spaces
-// count as underscores.
-absl::Status SetConfigOption(absl::string_view name, absl::string_view value,
-                             EngineConfig* config);
-
-// The current value of a numeric option named as for SetConfigOption (bools are
-// 0/1).
-absl::StatusOr<double> GetNumericConfigOption(absl::string_view name,
-                                              const EngineConfig& config);
-
 }  // namespace chess
 
 #endif  // ENGINE_UCI_H_

@@ -13,6 +13,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "arena/match.h"
+#include "common/files.h"
 #include "common/random.h"
 #include "engine/config.h"
 #include "engine/notation.h"

@@ -7,6 +7,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "arena/openings.h"
+#include "common/textproto.h"
 #include "engine/config.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "arena/openings.h"
+#include "common/textproto.h"
 #include "engine/config.h"
 #include "tuner/extract.h"
 #include "tuner/selfplay.h"

@@ -7,6 +7,7 @@
 #include "absl/strings/str_join.h"
 #include "common/files.h"
 #include "common/html.h"
+#include "common/textproto.h"
 #include "engine/config.h"
 #include "engine/eval_weights.h"
 #include "google/protobuf/io/tokenizer.h"

@@ -35,7 +35,7 @@ void CoefficientSet::Add(const Position& pos, float result,
     entries_.push_back({uint16_t(fc.feature), int16_t(fc.count)});
   }
   offsets_.push_back(uint32_t(entries_.size()));
-  mg_share_.push_back(float(GamePhase(pos, phase_weight)) / 24.0f);
+  mg_share_.push_back(float(GamePhase(pos, phase_weight)) / float(kMaxPhase));
   result_.push_back(result);
 }
 

@@ -103,12 +103,4 @@ std::string DescribeChanges(const EvalParams& before, const EvalParams& after,
   return s;
 }
 
-absl::Status WriteTextProto(const google::protobuf::Message& message,
-                            const std::string& path,
-                            const std::string& header_comment) {
-  std::string text;
-  google::protobuf::TextFormat::PrintToString(message, &text);
-  return WriteFileAtomically(path, header_comment + text);
-}
-
 }  // namespace chess

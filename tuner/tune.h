@@ -7,7 +7,6 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "engine/config.h"  // ReadFile, ParseTextProto
 #include "engine/engine_config.pb.h"
 #include "tuner/texel.h"
 #include "tuner/tuning.pb.h"
@@ -30,21 +29,6 @@ absl::StatusOr<TunedConfig> TuneEvaluation(const TrainingSet& data,
 // Piece values before and after, then the largest piece-square changes.
 std::string DescribeChanges(const EvalParams& before, const EvalParams& after,
                             int top = 12);
-
-absl::Status WriteTextProto(const google::protobuf::Message& message,
-                            const std::string& path,
-                            const std::string& header_comment);
-
-// A text-format message from a file; errors read "path:line:column: ...".
-template <typename Message>
-absl::StatusOr<Message> ReadTextProto(const std::string& path) {
-  absl::StatusOr<std::string> text = ReadFile(path);
-  if (!text.ok()) return text.status();
-  Message m;
-  if (absl::Status s = ParseTextProto(*text, path, &m, nullptr); !s.ok())
-    return s;
-  return m;
-}
 
 }  // namespace chess
 

@@ -33,7 +33,9 @@
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "common/stopwatch.h"
 #include "common/subcommands.h"
+#include "common/textproto.h"
 #include "engine/config.h"
 #include "engine/movegen.h"
 #include "tuner/extract.h"
@@ -59,18 +61,18 @@ ABSL_FLAG(std::string, data, "",
 ABSL_FLAG(std::string, start, "", "texel: starting engine config");
 ABSL_FLAG(std::string, record, "",
           "texel: where to record the run (configs/tuning/*.textproto)");
-ABSL_FLAG(int, epochs, 300, "texel: epochs");
-ABSL_FLAG(double, learning_rate, 1.0, "texel: Adam step size in centipawns");
-ABSL_FLAG(int, batch_size, 0, "texel: mini-batch size (0: full batch)");
-ABSL_FLAG(int, threads, 2, "texel/bench: threads");
-ABSL_FLAG(double, k, 0, "texel: fixed K (0: fit it)");
+ABSL_FLAG(int, epochs, chess::TexelSettings::default_instance().epochs(), "texel: epochs");
+ABSL_FLAG(double, learning_rate, chess::TexelSettings::default_instance().learning_rate(), "texel: Adam step size in centipawns");
+ABSL_FLAG(int, batch_size, chess::TexelSettings::default_instance().batch_size(), "texel: mini-batch size (0: full batch)");
+ABSL_FLAG(int, threads, chess::TexelSettings::default_instance().threads(), "texel/bench: threads");
+ABSL_FLAG(double, k, chess::TexelSettings::default_instance().k(), "texel: fixed K (0: fit it)");
 ABSL_FLAG(std::string, blocks, "",
           "texel: feature blocks to tune, e.g. value,pst (default all)");
-ABSL_FLAG(uint64_t, seed, 1, "random seed");
-ABSL_FLAG(double, result_weight, 1.0,
+ABSL_FLAG(uint64_t, seed, chess::TexelSettings::default_instance().seed(), "random seed");
+ABSL_FLAG(double, result_weight, chess::TexelSettings::default_instance().result_weight(),
           "texel: weight of the game result in the target; the rest is the "
           "recorded search score");
-ABSL_FLAG(double, l2, 1e-7,
+ABSL_FLAG(double, l2, chess::TexelSettings::default_instance().l2(),
           "texel: L2 pull towards the starting weights (per cp^2)");
 ABSL_FLAG(std::string, state, "", "spsa: checkpoint file");
 ABSL_FLAG(std::string, work_dir, "", "spsa: directory for game logs");
@@ -173,12 +175,11 @@ int Texel() {
     run.add_datasets(std::string(d));
   }
   const chess::TexelSettings settings = SettingsFromFlags();
-  const auto t0 = std::chrono::steady_clock::now();
+  chess::Stopwatch t0;
   auto tuned = chess::TuneEvaluation(data, *start, settings, &std::cerr);
   if (!tuned.ok()) return Fail(tuned.status());
   const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
-          .count();
+      t0.Seconds();
   tuned->config.set_name(fs::path(out).stem().string());
   if (auto s = chess::WriteTextProto(
           tuned->config, out,
@@ -283,11 +284,9 @@ int Bench() {
   chess::Loss(set, w, 1.0, threads, &g);  // warm-up
   double best = 1e9;
   for (int i = 0; i < 10; ++i) {
-    const auto t0 = std::chrono::steady_clock::now();
+    chess::Stopwatch t0;
     chess::Loss(set, w, 1.0, threads, &g);
-    best = std::min(best, std::chrono::duration<double>(
-                              std::chrono::steady_clock::now() - t0)
-                              .count());
+    best = std::min(best, t0.Seconds());
   }
   std::cout << absl::StrFormat(
       "full-batch gradient epoch: %d positions, %d threads: %.1f ms (best of "

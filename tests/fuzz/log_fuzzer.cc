@@ -8,7 +8,7 @@
 
 #include "arena/log_reader.h"
 #include "arena/match.h"
-#include "arena/record_io.h"
+#include "common/record_io.h"
 
 namespace {
 

@@ -4,7 +4,7 @@
 // syncs outside the lock and lets one sync cover every record written while
 // the previous one ran. Both in the same run, on the same disk; prints the
 // ratio and the syncs per record.
-//   bazel run //arena:record_io_bench -- [RECORDS_PER_THREAD=300] [DIR=/tmp]
+//   bazel run //common:record_io_bench -- [RECORDS_PER_THREAD=300] [DIR=/tmp]
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -14,7 +14,8 @@
 #include <thread>
 #include <vector>
 
-#include "arena/record_io.h"
+#include "common/record_io.h"
+#include "common/stopwatch.h"
 
 namespace {
 
@@ -22,7 +23,7 @@ namespace {
 template <typename WriteFn>
 double RecordsPerSecond(int threads, int per_thread, WriteFn write) {
   const std::string payload(1700, 'g');  // a game record is about 1.7 KB
-  const auto start = std::chrono::steady_clock::now();
+  chess::Stopwatch start;
   std::vector<std::thread> pool;
   for (int t = 0; t < threads; ++t) {
     pool.emplace_back([&] {
@@ -33,8 +34,7 @@ double RecordsPerSecond(int threads, int per_thread, WriteFn write) {
   }
   for (std::thread& t : pool) t.join();
   const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
+      start.Seconds();
   return threads * per_thread / seconds;
 }
 

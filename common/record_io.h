@@ -4,11 +4,12 @@
 // cut short by a crash (a torn tail) is detected and cut back to its last whole
 // record. Damage inside the file (a flipped bit) costs only the records it
 // touches: the reader resynchronises on the framing and reports where.
-#ifndef ARENA_RECORD_IO_H_
-#define ARENA_RECORD_IO_H_
+#ifndef COMMON_RECORD_IO_H_
+#define COMMON_RECORD_IO_H_
 
 #include <condition_variable>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -29,11 +30,14 @@ struct DamagedRegion {
 };
 
 struct RecordFile {
-  std::vector<std::string> records;
+  // Each record's payload, in the data parsed: `data` when read from a file,
+  // else the caller's (no copy of a large log).
+  std::vector<absl::string_view> records;
   std::vector<uint64_t> offsets;  // where each record's frame starts
   std::vector<DamagedRegion> damaged;  // in the middle, before intact records
   uint64_t valid_bytes = 0;  // end of the last whole record
   uint64_t file_bytes = 0;   // > valid_bytes when the tail is torn
+  std::unique_ptr<const std::string> data;  // set by ReadRecordFile
 };
 
 // Records larger than this are taken for damage (a game record is a few KiB).
@@ -44,7 +48,8 @@ inline constexpr uint32_t kMaxRecordBytes = 64u << 20;
 // (file_bytes > valid_bytes); any other bytes that hold no intact record are
 // listed in `damaged`, and the intact records after them are kept.
 absl::StatusOr<RecordFile> ReadRecordFile(const std::string& path);
-// The same on a file's contents, `name` naming it in errors.
+// The same on a file's contents, `name` naming it in errors; the records point
+// into `data`.
 absl::StatusOr<RecordFile> ParseRecordFile(absl::string_view data,
                                            absl::string_view name);
 
@@ -104,4 +109,4 @@ class SharedRecordWriter {
 
 }  // namespace chess
 
-#endif  // ARENA_RECORD_IO_H_
+#endif  // COMMON_RECORD_IO_H_

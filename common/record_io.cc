@@ -1,4 +1,4 @@
-#include "arena/record_io.h"
+#include "common/record_io.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -7,6 +7,11 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <memory>
+
+#if defined(__SSE4_2__)
+#include <nmmintrin.h>
+#endif
 
 #include "absl/strings/str_cat.h"
 #include "common/files.h"
@@ -104,7 +109,23 @@ bool IsTornTail(absl::string_view data, size_t at) {
 
 uint32_t Crc32c(absl::string_view data) {
   uint32_t crc = ~0u;
-  for (char ch : data) crc = kCrcTable[(crc ^ uint8_t(ch)) & 0xff] ^ (crc >> 8);
+  const char* p = data.data();
+  size_t n = data.size();
+#if defined(__SSE4_2__)
+  // The CPU's own CRC-32C instruction, 8 bytes at a time: a 400 MB log is
+  // checked in tens of milliseconds instead of most of a second.
+  uint64_t crc64 = crc;
+  for (; n >= 8; p += 8, n -= 8) {
+    uint64_t word;
+    std::memcpy(&word, p, 8);
+    crc64 = _mm_crc32_u64(crc64, word);
+  }
+  crc = uint32_t(crc64);
+  for (; n > 0; ++p, --n) crc = _mm_crc32_u8(crc, uint8_t(*p));
+#else
+  for (; n > 0; ++p, --n)
+    crc = kCrcTable[(crc ^ uint8_t(*p)) & 0xff] ^ (crc >> 8);
+#endif
   return ~crc;
 }
 
@@ -116,7 +137,10 @@ absl::StatusOr<RecordFile> ReadRecordFile(const std::string& path) {
       return absl::NotFoundError(absl::StrCat(path, ": no such file"));
     return data.status();
   }
-  return ParseRecordFile(*data, path);
+  auto owned = std::make_unique<std::string>(std::move(*data));
+  absl::StatusOr<RecordFile> file = ParseRecordFile(*owned, path);
+  if (file.ok()) file->data = std::move(owned);
+  return file;
 }
 
 absl::StatusOr<RecordFile> ParseRecordFile(absl::string_view data,
@@ -128,7 +152,7 @@ absl::StatusOr<RecordFile> ParseRecordFile(absl::string_view data,
   }
   if (data.substr(0, kMagic.size()) != kMagic) {
     return absl::InvalidArgumentError(
-        absl::StrCat(name, ": not a match log (bad magic)"));
+        absl::StrCat(name, ": not a record file of this harness (bad magic)"));
   }
   size_t at = kMagic.size();
   file.valid_bytes = at;

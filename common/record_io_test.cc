@@ -1,4 +1,4 @@
-#include "arena/record_io.h"
+#include "common/record_io.h"
 
 #include <unistd.h>
 
@@ -67,7 +67,7 @@ TEST(RecordIoTest, SharedWriterKeepsEveryRecordOfManyThreadsWhole) {
   EXPECT_TRUE(file->damaged.empty());
   EXPECT_EQ(file->valid_bytes, file->file_bytes);
   std::map<char, int> per_thread;
-  for (const std::string& record : file->records) {
+  for (absl::string_view record : file->records) {
     ASSERT_FALSE(record.empty());
     EXPECT_EQ(record.find_first_not_of(record[0]), std::string::npos);
     ++per_thread[record[0]];
@@ -89,7 +89,7 @@ TEST(RecordIoTest, ReplaceRewritesTheWholeFile) {
   ASSERT_TRUE(length.ok()) << length.status();
   auto file = ReadRecordFile(path);
   ASSERT_TRUE(file.ok()) << file.status();
-  EXPECT_EQ(file->records, (std::vector<std::string>{"new header", "game"}));
+  EXPECT_EQ(file->records, (std::vector<absl::string_view>{"new header", "game"}));
   EXPECT_EQ(file->valid_bytes, file->file_bytes);
   EXPECT_EQ(*length, file->valid_bytes);
   EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));

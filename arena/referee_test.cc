@@ -1,0 +1,180 @@
+#include "arena/referee.h"
+
+#include <utility>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "gtest/gtest.h"
+
+namespace chess {
+namespace {
+
+// Plays the replies it is given, in order; then says it has nothing to play.
+class ScriptedPlayer : public Player {
+ public:
+  explicit ScriptedPlayer(std::vector<MoveReply> replies,
+                          absl::Status start = absl::OkStatus())
+      : replies_(std::move(replies)), start_(std::move(start)) {}
+  absl::Status NewGame() override { return start_; }
+  absl::StatusOr<MoveReply> Go(const Game&, const SearchLimits&,
+                               int64_t) override {
+    if (next_ == replies_.size()) return absl::UnavailableError("script over");
+    return replies_[next_++];
+  }
+
+ private:
+  std::vector<MoveReply> replies_;
+  absl::Status start_;
+  size_t next_ = 0;
+};
+
+MoveReply Reply(const std::string& move, int score_cp, int mate = 0) {
+  MoveReply r;
+  r.move = move;
+  r.has_score = true;
+  r.score_cp = score_cp;
+  r.mate = mate;
+  return r;
+}
+
+MoveReply Unscored(const std::string& move) {
+  MoveReply r;
+  r.move = move;
+  return r;
+}
+
+// Knights out and back: legal for as long as the test needs (the start
+// position comes back at plies 4 and 8, a threefold repetition at 8).
+std::vector<MoveReply> Shuffle(bool white, int moves, int score_cp) {
+  std::vector<MoveReply> replies;
+  for (int i = 0; i < moves; ++i) {
+    const char* move = white ? (i % 2 ? "f3g1" : "g1f3")
+                             : (i % 2 ? "f6g8" : "g8f6");
+    replies.push_back(Reply(move, score_cp));
+  }
+  return replies;
+}
+
+GameRecord Play(ScriptedPlayer& white, ScriptedPlayer& black,
+                const Adjudication& adjudication) {
+  GameRecord record;
+  Opening opening{Position::Start(), {}};
+  PlayGame(opening, Seat{&white, "white"}, Seat{&black, "black"},
+           adjudication, &record);
+  return record;
+}
+
+TEST(RefereeTest, CheckmateEndsTheGameByTheRules) {
+  ScriptedPlayer white({Reply("f2f3", 0), Reply("g2g4", 0)});
+  ScriptedPlayer black({Reply("e7e5", 0), Reply("d8h4", 0, 1)});
+  const GameRecord game = Play(white, black, Adjudication());
+  EXPECT_EQ(game.result(), GameRecord::BLACK_WINS);
+  EXPECT_EQ(game.termination(), GameRecord::CHECKMATE);
+  ASSERT_EQ(game.moves_size(), 4);
+  EXPECT_EQ(game.moves(3).mate(), 1);
+  EXPECT_EQ(game.white(), "white");
+}
+
+TEST(RefereeTest, ThreefoldRepetitionIsADraw) {
+  ScriptedPlayer white(Shuffle(true, 10, 0));
+  ScriptedPlayer black(Shuffle(false, 10, 0));
+  const GameRecord game = Play(white, black, Adjudication());
+  EXPECT_EQ(game.result(), GameRecord::DRAW);
+  EXPECT_EQ(game.termination(), GameRecord::THREEFOLD_REPETITION);
+  EXPECT_EQ(game.moves_size(), 8);
+}
+
+TEST(RefereeTest, ResignsWhenBothAgreeForEnoughMoves) {
+  Adjudication adjudication;
+  adjudication.set_resign_score_cp(500);
+  adjudication.set_resign_moves(3);
+  // White says +600 for itself, Black -600 for itself: both see White winning.
+  ScriptedPlayer white(Shuffle(true, 10, 600));
+  ScriptedPlayer black(Shuffle(false, 10, -600));
+  const GameRecord game = Play(white, black, adjudication);
+  EXPECT_EQ(game.result(), GameRecord::WHITE_WINS);
+  EXPECT_EQ(game.termination(), GameRecord::ADJUDICATED_RESIGN);
+  EXPECT_EQ(game.moves_size(), 6);  // three moves each
+}
+
+TEST(RefereeTest, AMateScoreCountsAsBeyondTheResignScore) {
+  Adjudication adjudication;
+  adjudication.set_resign_score_cp(500);
+  adjudication.set_resign_moves(1);
+  ScriptedPlayer white({Reply("g1f3", 0, -9), Reply("f3g1", 0, -8)});
+  ScriptedPlayer black({Reply("g8f6", 0, 8), Reply("f6g8", 0, 7)});
+  const GameRecord game = Play(white, black, adjudication);
+  EXPECT_EQ(game.result(), GameRecord::BLACK_WINS);
+  EXPECT_EQ(game.termination(), GameRecord::ADJUDICATED_RESIGN);
+  EXPECT_EQ(game.moves_size(), 2);
+}
+
+TEST(RefereeTest, AMoveWithoutAScoreOrADissentRestartsTheResignCount) {
+  Adjudication adjudication;
+  adjudication.set_resign_score_cp(500);
+  adjudication.set_resign_moves(2);
+  std::vector<MoveReply> white_moves = Shuffle(true, 10, 600);
+  white_moves[1] = Unscored("f3g1");  // ply 3
+  std::vector<MoveReply> black_moves = Shuffle(false, 10, -600);
+  black_moves[2] = Reply("g8f6", 100);  // ply 6: Black disagrees
+  ScriptedPlayer white(white_moves);
+  ScriptedPlayer black(black_moves);
+  const GameRecord game = Play(white, black, adjudication);
+  // Runs: plies 1-2, broken at 3; 4-5, broken at 6; 7 and 8 end in a
+  // threefold repetition before four agreeing plies.
+  EXPECT_EQ(game.termination(), GameRecord::THREEFOLD_REPETITION);
+}
+
+TEST(RefereeTest, DrawAdjudicationWaitsForTheMoveNumber) {
+  Adjudication adjudication;
+  adjudication.set_draw_moves(1);
+  adjudication.set_draw_score_cp(10);
+  adjudication.set_draw_move_number(2);
+  ScriptedPlayer white(Shuffle(true, 10, 5));
+  ScriptedPlayer black(Shuffle(false, 10, -5));
+  const GameRecord game = Play(white, black, adjudication);
+  EXPECT_EQ(game.result(), GameRecord::DRAW);
+  EXPECT_EQ(game.termination(), GameRecord::ADJUDICATED_DRAW);
+  // Two quiet plies by then, and move 2 reached: White's move 2 ends it.
+  EXPECT_EQ(game.moves_size(), 3);
+}
+
+TEST(RefereeTest, MaxMovesDrawsAfterThatManyFullMoves) {
+  Adjudication adjudication;
+  adjudication.set_max_moves(3);
+  ScriptedPlayer white(Shuffle(true, 10, 300));
+  ScriptedPlayer black(Shuffle(false, 10, 300));
+  const GameRecord game = Play(white, black, adjudication);
+  EXPECT_EQ(game.result(), GameRecord::DRAW);
+  EXPECT_EQ(game.termination(), GameRecord::MAX_MOVES);
+  EXPECT_EQ(game.moves_size(), 6);
+}
+
+TEST(RefereeTest, AnIllegalMoveLosesAndIsNamed) {
+  ScriptedPlayer white({Reply("e2e4", 0)});
+  ScriptedPlayer black({Reply("e7e4", 0)});
+  const GameRecord game = Play(white, black, Adjudication());
+  EXPECT_EQ(game.result(), GameRecord::WHITE_WINS);
+  EXPECT_EQ(game.termination(), GameRecord::ILLEGAL_MOVE);
+  EXPECT_TRUE(absl::StrContains(game.reason(), "black played \"e7e4\""))
+      << game.reason();
+  EXPECT_EQ(game.moves_size(), 1);
+}
+
+TEST(RefereeTest, APlayerThatStopsAnsweringOrCannotStartLoses) {
+  ScriptedPlayer white({Reply("e2e4", 0)});
+  ScriptedPlayer black({});
+  GameRecord game = Play(white, black, Adjudication());
+  EXPECT_EQ(game.result(), GameRecord::WHITE_WINS);
+  EXPECT_EQ(game.termination(), GameRecord::ENGINE_CRASH);
+
+  ScriptedPlayer broken({}, absl::UnavailableError("no such program"));
+  ScriptedPlayer black2({Reply("e7e5", 0)});
+  game = Play(broken, black2, Adjudication());
+  EXPECT_EQ(game.result(), GameRecord::BLACK_WINS);
+  EXPECT_EQ(game.termination(), GameRecord::ENGINE_START_FAILURE);
+  EXPECT_TRUE(absl::StrContains(game.reason(), "no such program"));
+}
+
+}  // namespace
+}  // namespace chess
