@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <utility>
 
 #if defined(__SSE4_2__)
 #include <nmmintrin.h>
@@ -171,6 +172,74 @@ absl::StatusOr<RecordFile> ParseRecordFile(absl::string_view data,
     file.valid_bytes = at;
   }
   return file;
+}
+
+absl::StatusOr<RecordReader> RecordReader::Open(const std::string& path) {
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (file == nullptr) {
+    if (errno == ENOENT)
+      return absl::NotFoundError(absl::StrCat(path, ": no such file"));
+    return ErrnoError("cannot open", path);
+  }
+  RecordReader reader(file, path);
+  std::string magic(kMagic.size(), '\0');
+  const size_t got = std::fread(magic.data(), 1, magic.size(), file);
+  magic.resize(got);
+  if (got < kMagic.size() && kMagic.substr(0, got) == magic) {
+    return reader;  // torn while writing the magic: empty
+  }
+  if (magic != kMagic) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": not a record file of this harness (bad magic)"));
+  }
+  reader.valid_bytes_ = kMagic.size();
+  return reader;
+}
+
+RecordReader::RecordReader(RecordReader&& other) noexcept
+    : file_(std::exchange(other.file_, nullptr)),
+      path_(std::move(other.path_)),
+      valid_bytes_(other.valid_bytes_) {}
+
+RecordReader& RecordReader::operator=(RecordReader&& other) noexcept {
+  if (this != &other) {
+    if (file_ != nullptr) std::fclose(file_);
+    file_ = std::exchange(other.file_, nullptr);
+    path_ = std::move(other.path_);
+    valid_bytes_ = other.valid_bytes_;
+  }
+  return *this;
+}
+
+RecordReader::~RecordReader() {
+  if (file_ != nullptr) std::fclose(file_);
+}
+
+absl::StatusOr<bool> RecordReader::Next(std::string* payload) {
+  if (valid_bytes_ == 0) return false;  // empty: not even the magic
+  char header[8];
+  const size_t got = std::fread(header, 1, sizeof(header), file_);
+  if (got < sizeof(header)) {
+    if (std::ferror(file_)) return ErrnoError("cannot read", path_);
+    return false;  // the end, or a torn header
+  }
+  const uint32_t length = LoadLe32(header);
+  if (length > kMaxRecordBytes) {
+    return absl::DataLossError(absl::StrCat(path_, ": damaged at byte ",
+                                            valid_bytes_, " (a record of ",
+                                            length, " bytes)"));
+  }
+  payload->resize(length);
+  if (std::fread(payload->data(), 1, length, file_) < length) {
+    if (std::ferror(file_)) return ErrnoError("cannot read", path_);
+    return false;  // torn payload
+  }
+  if (Crc32c(*payload) != LoadLe32(header + 4)) {
+    return absl::DataLossError(absl::StrCat(
+        path_, ": damaged at byte ", valid_bytes_, " (checksum mismatch)"));
+  }
+  valid_bytes_ += sizeof(header) + length;
+  return true;
 }
 
 absl::StatusOr<uint64_t> ReplaceRecordFile(

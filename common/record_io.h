@@ -8,6 +8,7 @@
 #define COMMON_RECORD_IO_H_
 
 #include <condition_variable>
+#include <cstdio>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -58,6 +59,32 @@ absl::StatusOr<RecordFile> ParseRecordFile(absl::string_view data,
 // the `valid_bytes` to append after.
 absl::StatusOr<uint64_t> ReplaceRecordFile(
     const std::string& path, const std::vector<std::string>& records);
+
+// Reads a record file one record at a time, so that memory holds one record
+// however large the file: for data that is consumed in order (training sets).
+// A torn tail ends the file as it does for ReadRecordFile; damage inside it is
+// an error naming the offset, since a stream cannot skip back.
+class RecordReader {
+ public:
+  // NotFound for a missing file; InvalidArgument for one that is not a record
+  // file.
+  static absl::StatusOr<RecordReader> Open(const std::string& path);
+  RecordReader(RecordReader&& other) noexcept;
+  RecordReader& operator=(RecordReader&& other) noexcept;
+  ~RecordReader();
+
+  // The next record's payload; false at the end of the file.
+  absl::StatusOr<bool> Next(std::string* payload);
+  // The end of the last record read: where an appending writer goes on.
+  uint64_t valid_bytes() const { return valid_bytes_; }
+
+ private:
+  RecordReader(std::FILE* file, std::string path)
+      : file_(file), path_(std::move(path)) {}
+  std::FILE* file_ = nullptr;
+  std::string path_;
+  uint64_t valid_bytes_ = 0;
+};
 
 class RecordWriter {
  public:

@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -45,6 +46,61 @@ TEST(RecordIoTest, WriteReadAppend) {
   EXPECT_EQ(file->records[3], "fourth");
 }
 
+// The stream reader sees what ReadRecordFile sees, one record at a time: a
+// torn tail ends the file, a flipped bit inside it is an error.
+TEST(RecordIoTest, StreamReaderAgreesWithTheWholeFileReader) {
+  const std::string path = ::testing::TempDir() + "stream.log";
+  {
+    auto w = RecordWriter::Create(path);
+    ASSERT_TRUE(w.ok());
+    for (int i = 0; i < 20; ++i)
+      ASSERT_TRUE(w->Write(std::string(size_t(i * 50), char('a' + i))).ok());
+  }
+  std::ofstream(path, std::ios::app | std::ios::binary) << "\x10\x00\x00";
+  auto whole = ReadRecordFile(path);
+  ASSERT_TRUE(whole.ok());
+  auto reader = RecordReader::Open(path);
+  ASSERT_TRUE(reader.ok()) << reader.status();
+  std::string payload;
+  size_t n = 0;
+  for (;;) {
+    absl::StatusOr<bool> more = reader->Next(&payload);
+    ASSERT_TRUE(more.ok()) << more.status();
+    if (!*more) break;
+    ASSERT_LT(n, whole->records.size());
+    EXPECT_EQ(payload, whole->records[n++]);
+  }
+  EXPECT_EQ(n, 20u);
+  EXPECT_EQ(reader->valid_bytes(), whole->valid_bytes);
+
+  {
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(std::streamoff(whole->offsets[5] + 8));
+    f.put('!');
+  }
+  reader = RecordReader::Open(path);
+  ASSERT_TRUE(reader.ok());
+  absl::Status error;
+  for (;;) {
+    absl::StatusOr<bool> more = reader->Next(&payload);
+    if (!more.ok()) {
+      error = more.status();
+      break;
+    }
+    ASSERT_TRUE(*more) << "the damage was not seen";
+  }
+  EXPECT_TRUE(absl::IsDataLoss(error)) << error;
+  EXPECT_THAT(
+      std::string(error.message()),
+      ::testing::HasSubstr(absl::StrCat("at byte ", whole->offsets[5])));
+
+  EXPECT_TRUE(absl::IsNotFound(
+      RecordReader::Open(::testing::TempDir() + "none.log").status()));
+  std::ofstream(::testing::TempDir() + "text.log") << "hello\n";
+  EXPECT_TRUE(absl::IsInvalidArgument(
+      RecordReader::Open(::testing::TempDir() + "text.log").status()));
+}
+
 TEST(RecordIoTest, SharedWriterKeepsEveryRecordOfManyThreadsWhole) {
   const std::string path = ::testing::TempDir() + "shared.log";
   auto created = RecordWriter::Create(path);
@@ -73,7 +129,8 @@ TEST(RecordIoTest, SharedWriterKeepsEveryRecordOfManyThreadsWhole) {
     ++per_thread[record[0]];
   }
   EXPECT_EQ(per_thread.size(), size_t(kThreads));
-  for (const auto& [thread, records] : per_thread) EXPECT_EQ(records, kPerThread);
+  for (const auto& [thread, records] : per_thread)
+    EXPECT_EQ(records, kPerThread);
 }
 
 TEST(RecordIoTest, ReplaceRewritesTheWholeFile) {
@@ -89,7 +146,8 @@ TEST(RecordIoTest, ReplaceRewritesTheWholeFile) {
   ASSERT_TRUE(length.ok()) << length.status();
   auto file = ReadRecordFile(path);
   ASSERT_TRUE(file.ok()) << file.status();
-  EXPECT_EQ(file->records, (std::vector<absl::string_view>{"new header", "game"}));
+  EXPECT_EQ(file->records,
+            (std::vector<absl::string_view>{"new header", "game"}));
   EXPECT_EQ(file->valid_bytes, file->file_bytes);
   EXPECT_EQ(*length, file->valid_bytes);
   EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));

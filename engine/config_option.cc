@@ -1,6 +1,7 @@
 #include "engine/config_option.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
@@ -68,8 +69,10 @@ std::string NormalizeOptionName(absl::string_view name) {
   return result;
 }
 
-absl::Status SetConfigOption(absl::string_view raw_name,
-                             absl::string_view value, EngineConfig* config) {
+namespace {
+
+absl::Status SetOptionInPlace(absl::string_view raw_name,
+                              absl::string_view value, EngineConfig* config) {
   const std::string name = NormalizeOptionName(raw_name);
   if (name == "hash") {
     return SetScalarField(
@@ -97,6 +100,17 @@ absl::Status SetConfigOption(absl::string_view raw_name,
     return absl::OkStatus();
   }
   return absl::NotFoundError(absl::StrCat("unknown option \"", raw_name, "\""));
+}
+
+}  // namespace
+
+absl::Status SetConfigOption(absl::string_view raw_name,
+                             absl::string_view value, EngineConfig* config) {
+  // On a copy: a refused value must not leave an empty submessage behind.
+  EngineConfig changed = *config;
+  absl::Status status = SetOptionInPlace(raw_name, value, &changed);
+  if (status.ok()) *config = std::move(changed);
+  return status;
 }
 
 namespace {

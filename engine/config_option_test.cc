@@ -41,8 +41,12 @@ TEST(ConfigOptionTest, UnknownNamesAndBadValuesAreErrorsThatNameThem) {
   EXPECT_EQ(s.message(), "bad value \"maybe\" for null_move");
   EXPECT_FALSE(SetConfigOption("hash_mb", "12abc", &config).ok());
   EXPECT_FALSE(SetConfigOption("value.knight.mg", "1.5", &config).ok());
-  EXPECT_EQ(config.eval().DebugString(), before.eval().DebugString());
-  EXPECT_EQ(config.search().DebugString(), before.search().DebugString());
+  EXPECT_EQ(config.SerializeAsString(), before.SerializeAsString());
+  EngineConfig empty;
+  EXPECT_FALSE(SetConfigOption("null_move", "maybe", &empty).ok());
+  EXPECT_FALSE(SetConfigOption("value.knight.mg", "x", &empty).ok());
+  EXPECT_FALSE(empty.has_search() || empty.has_eval())
+      << "a refused value leaves no empty submessage";
   EXPECT_EQ(GetNumericConfigOption("nothing", config).status().code(),
             absl::StatusCode::kNotFound);
 }

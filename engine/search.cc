@@ -127,9 +127,9 @@ bool Engine::ShouldStop() {
   if (stop_.load(std::memory_order_relaxed)) return true;
   if (node_limit_ && nodes_ >= node_limit_) {
     stop_ = true;
-  } else if (hard_limit_ms_ && (nodes_ & 1023) == 0 &&
-             ElapsedMs() >= hard_limit_ms_) {
-    stop_ = true;
+  } else if (hard_limit_ms_ && nodes_ >= next_clock_check_) {
+    next_clock_check_ = nodes_ + 1024;
+    if (ElapsedMs() >= hard_limit_ms_) stop_ = true;
   }
   return stop_.load(std::memory_order_relaxed);
 }
@@ -501,6 +501,7 @@ SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
                           const InfoCallback& on_iteration) {
   start_.Restart();
   nodes_ = 0;
+  next_clock_check_ = 0;
   seldepth_ = 0;
   node_limit_ = limits.infinite ? 0 : limits.nodes;
   SetTimeLimits(pos, limits);

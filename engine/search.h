@@ -131,6 +131,9 @@ class Engine {
   Stopwatch start_;
   int64_t soft_limit_ms_ = 0;  // no new iteration after this
   int64_t hard_limit_ms_ = 0;  // abort the search here (0: none)
+  // Some nodes are counted without a stop check, so the clock is read at the
+  // first check past this count rather than at exact multiples of 1024.
+  uint64_t next_clock_check_ = 0;
   std::vector<Key> keys_;      // game history, then the current search path
   size_t root_key_index_ = 0;
   Move killers_[kMaxPly + 2][2];

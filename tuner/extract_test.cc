@@ -2,7 +2,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -19,46 +18,6 @@ namespace {
 
 using ::testing::HasSubstr;
 
-TEST(TextDatasetTest, FormatsAndMalformedLines) {
-  const std::string path = ::testing::TempDir() + "data.txt";
-  std::ofstream(path)
-      << "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 [0.5]\n"
-         "4k3/8/8/8/8/8/8/4K2R w K - [1.0]\n"
-         "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - c9 "
-         "\"0-1\";\n"
-         "this line is not a position [1.0]\n"
-         "\n"
-         "4k3/8/8/8/8/8/8/4K2R w K - [2.0]\n";
-  TrainingSet set;
-  std::ostringstream report;
-  ASSERT_TRUE(ReadTextDataset(path, &set, &report).ok());
-  ASSERT_EQ(set.positions_size(), 3);
-  EXPECT_EQ(set.positions(0).result(), 0.5f);
-  EXPECT_EQ(set.positions(1).result(), 1.0f);
-  EXPECT_EQ(set.positions(2).result(), 0.0f);
-  EXPECT_EQ(set.dropped().at("malformed_line"), 2);
-  EXPECT_THAT(report.str(), HasSubstr("data.txt:4:"));
-  EXPECT_THAT(report.str(), HasSubstr("data.txt:6:"));
-  EXPECT_FALSE(
-      ReadTextDataset(::testing::TempDir() + "missing.txt", &set, &report)
-          .ok());
-}
-
-// A FEN without a result is reported, not labelled with its move number.
-TEST(TextDatasetTest, PlainFenWithoutResultIsDropped) {
-  TrainingSet set;
-  std::ostringstream report;
-  ParseTextDataset(
-      "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n"
-      "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 1.0\n"
-      "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0.5\n",
-      "plain.fen", &set, &report);
-  ASSERT_EQ(set.positions_size(), 2);
-  EXPECT_EQ(set.positions(0).result(), 1.0f);
-  EXPECT_EQ(set.positions(1).result(), 0.5f);
-  EXPECT_THAT(report.str(), HasSubstr("plain.fen:1: no result"));
-}
-
 TEST(ExtractTest, FromAnArenaLog) {
   absl::StatusOr<std::vector<Opening>> book =
       LoadBook("configs/openings/balanced.epd", BookFormat::kEpd, 0);
@@ -72,9 +31,11 @@ TEST(ExtractTest, FromAnArenaLog) {
   r.output_dir = ::testing::TempDir() + "extract-match";
   ASSERT_TRUE(PlayMatch(r).ok());
   TrainingSet set;
+  TrainingSetSink sink(&set);
   ExtractOptions options;
   options.qsearch_config = DefaultEngineConfig();
-  ASSERT_TRUE(ExtractFromLog(r.output_dir + "/games.log", options, &set).ok());
+  ASSERT_TRUE(ExtractFromLog(r.output_dir + "/games.log", options, &sink).ok());
+  EXPECT_THAT(set.sources(), ::testing::ElementsAre(r.output_dir + "/games.log"));
   EXPECT_GT(set.positions_size(), 100);
   for (const TrainingPosition& p : set.positions()) {
     auto pos = Position::FromFen(p.fen());
@@ -118,69 +79,6 @@ TEST(ExtractTest, FromAnArenaLog) {
   const std::string fen = FormatTextDataset(set, DatasetFormat::kFen);
   EXPECT_THAT(fen.substr(0, fen.find('\n')),
               ::testing::MatchesRegex(".* [0-9]+ [0-9]+ \\[(1|0|0\\.5)\\.?0?\\]"));
-}
-
-TEST(TextDatasetTest, FormatNames) {
-  EXPECT_EQ(*ParseDatasetFormat("epd"), DatasetFormat::kEpd);
-  EXPECT_EQ(*ParseDatasetFormat("fen"), DatasetFormat::kFen);
-  EXPECT_EQ(*ParseDatasetFormat("data"), DatasetFormat::kProto);
-  EXPECT_FALSE(ParseDatasetFormat("csv").ok());
-  EXPECT_EQ(DatasetFormatOf("x/y.epd"), DatasetFormat::kEpd);
-  EXPECT_EQ(DatasetFormatOf("x/y.bin"), DatasetFormat::kProto);
-}
-
-template <typename Message>
-void ExpectParses(const std::string& path) {
-  auto text = ReadFile(path);
-  ASSERT_TRUE(text.ok()) << text.status();
-  Message m;
-  EXPECT_TRUE(ParseTextProto(*text, path, &m, nullptr).ok()) << path;
-}
-
-// Every shipped tuning file parses as the message its name says, and every
-// shipped engine config loads.
-TEST(TuningConfigsTest, ShippedConfigsParse) {
-  int files = 0;
-  for (const auto& entry :
-       std::filesystem::directory_iterator("configs/tuning")) {
-    const std::string path = entry.path().string();
-    const std::string name = entry.path().filename().string();
-    if (absl::StrContains(name, "report")) {
-      ExpectParses<LoopReport>(path);
-    } else if (absl::StartsWith(name, "spsa")) {
-      ExpectParses<SpsaConfig>(path);
-    } else {
-      ExpectParses<LoopConfig>(path);
-    }
-    ++files;
-  }
-  EXPECT_GE(files, 9);
-  for (const auto& entry :
-       std::filesystem::directory_iterator("configs/engines")) {
-    EXPECT_TRUE(LoadEngineConfig(entry.path().string()).ok()) << entry.path();
-  }
-}
-
-TEST(LoopTest, TinyLoopRunsEndToEnd) {
-  LoopConfig config;
-  config.set_name("tiny");
-  config.set_start_config("configs/engines/simplified.textproto");
-  config.set_book("configs/openings/balanced.epd");
-  config.set_generations(1);
-  config.set_selfplay_games(8);
-  config.set_selfplay_nodes(300);
-  config.set_sprt_games(8);
-  config.mutable_texel()->set_epochs(20);
-  std::ostringstream log;
-  auto report = RunLoop(config, ".", ::testing::TempDir() + "loop", log);
-  ASSERT_TRUE(report.ok()) << report.status();
-  ASSERT_EQ(report->generations_size(), 1);
-  EXPECT_EQ(report->generations(0).games(), 8);
-  EXPECT_GT(report->generations(0).positions(), 50);
-  EXPECT_GT(report->generations(0).k(), 0);
-  EXPECT_TRUE(
-      LoadEngineConfig(::testing::TempDir() + "loop/gen1.textproto").ok());
-  EXPECT_THAT(FormatLoopReport(*report), HasSubstr("Elo vs previous"));
 }
 
 }  // namespace

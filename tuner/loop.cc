@@ -56,6 +56,7 @@ absl::StatusOr<LoopReport> RunLoop(const LoopConfig& config,
   *report.mutable_config() = config;
   EngineConfig best = *start;
   TrainingSet data;
+  TrainingSetSink sink(&data);
   auto request_for = [&](const EngineConfig& a, const std::string& a_name,
                          const EngineConfig& b, const std::string& b_name,
                          int games, uint64_t seed, bool sprt,
@@ -101,7 +102,7 @@ absl::StatusOr<LoopReport> RunLoop(const LoopConfig& config,
     extract.seed = config.seed() + uint64_t(g);
     if (!config.accumulate_data()) data.Clear();
     if (absl::Status s =
-            ExtractFromLog(PlayedLogPath(selfplay_request), extract, &data);
+            ExtractFromLog(PlayedLogPath(selfplay_request), extract, &sink);
         !s.ok()) {
       return s;
     }

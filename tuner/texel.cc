@@ -39,6 +39,21 @@ void CoefficientSet::Add(const Position& pos, float result,
   result_.push_back(result);
 }
 
+CoefficientSet CoefficientSet::Permuted(
+    const std::vector<size_t>& order) const {
+  CoefficientSet out;
+  out.entries_.reserve(entries_.size());
+  for (size_t i : order) {
+    out.entries_.insert(out.entries_.end(), begin(i), end(i));
+    out.offsets_.push_back(uint32_t(out.entries_.size()));
+    out.mg_share_.push_back(mg_share_[i]);
+    out.result_.push_back(result_[i]);
+    out.score_.push_back(score_[i]);
+    if (!target_.empty()) out.target_.push_back(target_[i]);
+  }
+  return out;
+}
+
 Weights ToWeights(const EvalWeights& w) {
   Weights out(2 * kNumFeatures);
   for (int p = 0; p < 2; ++p)

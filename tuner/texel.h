@@ -33,6 +33,8 @@ class CoefficientSet {
   // known.
   void BlendTargets(double result_weight, double k);
   size_t size() const { return result_.size(); }
+  // The positions in another order: entry i of the result is entry order[i].
+  CoefficientSet Permuted(const std::vector<size_t>& order) const;
   // Entries of position i: [begin(i), end(i)).
   const Coefficient* begin(size_t i) const {
     return entries_.data() + offsets_[i];

@@ -18,26 +18,45 @@ absl::StatusOr<TunedConfig> TuneEvaluation(const TrainingSet& data,
                                            const EngineConfig& start,
                                            const TexelSettings& settings,
                                            std::ostream* log) {
+  return TuneEvaluation(
+      [&](const PositionVisitor& visit) {
+        for (const TrainingPosition& tp : data.positions()) {
+          if (absl::Status s = visit(tp); !s.ok()) return s;
+        }
+        return absl::OkStatus();
+      },
+      start, settings, log);
+}
+
+absl::StatusOr<TunedConfig> TuneEvaluation(const PositionSource& positions,
+                                           const EngineConfig& start,
+                                           const TexelSettings& settings,
+                                           std::ostream* log) {
   absl::StatusOr<EvalWeights> weights = EvalWeights::FromProto(start.eval());
   if (!weights.ok()) return weights.status();
-  if (data.positions_size() == 0)
+  CoefficientSet in_order;
+  absl::Status read = positions([&](const TrainingPosition& tp) {
+    absl::StatusOr<Position> pos = Position::FromFen(tp.fen());
+    if (!pos.ok()) {
+      return absl::DataLossError(absl::StrCat(
+          "training position ", in_order.size(), ": ", pos.status().message()));
+    }
+    in_order.Add(
+        *pos, tp.result(), weights->phase_weight,
+        tp.has_score_cp() ? std::optional<int>(tp.score_cp()) : std::nullopt);
+    return absl::OkStatus();
+  });
+  if (!read.ok()) return read;
+  if (in_order.size() == 0)
     return absl::InvalidArgumentError("no training positions");
-  std::vector<int> order(data.positions_size());
+  // Mini-batches need the positions in random order, not by game.
+  std::vector<size_t> order(in_order.size());
   std::iota(order.begin(), order.end(), 0);
   std::mt19937_64 rng(Mix64(settings.seed()));
   for (size_t i = order.size() - 1; i > 0; --i)
     std::swap(order[i], order[rng() % (i + 1)]);
-  CoefficientSet set;
-  for (int i : order) {
-    absl::StatusOr<Position> pos = Position::FromFen(data.positions(i).fen());
-    if (!pos.ok())
-      return absl::DataLossError(
-          absl::StrCat("training position ", i, ": ", pos.status().message()));
-    const TrainingPosition& tp = data.positions(i);
-    set.Add(
-        *pos, tp.result(), weights->phase_weight,
-        tp.has_score_cp() ? std::optional<int>(tp.score_cp()) : std::nullopt);
-  }
+  CoefficientSet set = in_order.Permuted(order);
+  in_order = CoefficientSet();
   TunedConfig out;
   out.positions = set.size();
   out.texel = TuneTexel(

@@ -3,6 +3,7 @@
 #ifndef TUNER_TUNE_H_
 #define TUNER_TUNE_H_
 
+#include <functional>
 #include <ostream>
 #include <string>
 
@@ -19,8 +20,18 @@ struct TunedConfig {
   size_t positions = 0;
 };
 
-// Shuffles the positions by the settings' seed, builds coefficients, runs Texel
-// tuning.
+// Where Texel tuning's positions come from: calls the visitor with each
+// position in order, so that a set on disk streams in chunk by chunk.
+using PositionVisitor = std::function<absl::Status(const TrainingPosition&)>;
+using PositionSource = std::function<absl::Status(const PositionVisitor&)>;
+
+// Builds the coefficients of each position as it comes, shuffles them by the
+// settings' seed, runs Texel tuning.
+absl::StatusOr<TunedConfig> TuneEvaluation(const PositionSource& positions,
+                                           const EngineConfig& start,
+                                           const TexelSettings& settings,
+                                           std::ostream* log);
+// The same on a set in memory.
 absl::StatusOr<TunedConfig> TuneEvaluation(const TrainingSet& data,
                                            const EngineConfig& start,
                                            const TexelSettings& settings,

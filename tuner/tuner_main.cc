@@ -1,6 +1,6 @@
 // tuner: learns evaluation weights from arena games and tunes search constants.
 //
-//   tuner extract --out=DATA [--format=data|epd|fen] INPUT...
+//   tuner extract --out=DATA [--format=data|epd|fen] [--append] INPUT...
 //               arena logs (*.log), text datasets (*.epd, *.fen, ...)
 //   tuner texel --data=DATA[,DATA] --start=CONFIG --out=CONFIG
 //               [--record=RUN.textproto]
@@ -43,6 +43,7 @@
 #include "tuner/report.h"
 #include "tuner/selfplay.h"
 #include "tuner/spsa.h"
+#include "tuner/training_data.h"
 #include "tuner/tune.h"
 
 ABSL_FLAG(std::string, out, "",
@@ -52,6 +53,9 @@ ABSL_FLAG(std::string, format, "",
           "extract: data (ours: scores and drop counts kept), epd (FEN c9 "
           "\"1-0\";) or fen (FEN [1.0]); default: by --out's extension "
           "(.epd, .fen), else data");
+ABSL_FLAG(bool, append, false,
+          "extract: add the positions at the end of --out (our format) "
+          "instead of replacing it");
 ABSL_FLAG(int, skip_plies, 0, "extract: plies skipped after the book");
 ABSL_FLAG(int, max_per_game, 0, "extract: positions kept per game (0: all)");
 ABSL_FLAG(std::string, qsearch_config, "",
@@ -61,15 +65,24 @@ ABSL_FLAG(std::string, data, "",
 ABSL_FLAG(std::string, start, "", "texel: starting engine config");
 ABSL_FLAG(std::string, record, "",
           "texel: where to record the run (configs/tuning/*.textproto)");
-ABSL_FLAG(int, epochs, chess::TexelSettings::default_instance().epochs(), "texel: epochs");
-ABSL_FLAG(double, learning_rate, chess::TexelSettings::default_instance().learning_rate(), "texel: Adam step size in centipawns");
-ABSL_FLAG(int, batch_size, chess::TexelSettings::default_instance().batch_size(), "texel: mini-batch size (0: full batch)");
-ABSL_FLAG(int, threads, chess::TexelSettings::default_instance().threads(), "texel/bench: threads");
-ABSL_FLAG(double, k, chess::TexelSettings::default_instance().k(), "texel: fixed K (0: fit it)");
+ABSL_FLAG(int, epochs, chess::TexelSettings::default_instance().epochs(),
+          "texel: epochs");
+ABSL_FLAG(double, learning_rate,
+          chess::TexelSettings::default_instance().learning_rate(),
+          "texel: Adam step size in centipawns");
+ABSL_FLAG(int, batch_size,
+          chess::TexelSettings::default_instance().batch_size(),
+          "texel: mini-batch size (0: full batch)");
+ABSL_FLAG(int, threads, chess::TexelSettings::default_instance().threads(),
+          "texel/bench: threads");
+ABSL_FLAG(double, k, chess::TexelSettings::default_instance().k(),
+          "texel: fixed K (0: fit it)");
 ABSL_FLAG(std::string, blocks, "",
           "texel: feature blocks to tune, e.g. value,pst (default all)");
-ABSL_FLAG(uint64_t, seed, chess::TexelSettings::default_instance().seed(), "random seed");
-ABSL_FLAG(double, result_weight, chess::TexelSettings::default_instance().result_weight(),
+ABSL_FLAG(uint64_t, seed, chess::TexelSettings::default_instance().seed(),
+          "random seed");
+ABSL_FLAG(double, result_weight,
+          chess::TexelSettings::default_instance().result_weight(),
           "texel: weight of the game result in the target; the rest is the "
           "recorded search score");
 ABSL_FLAG(double, l2, chess::TexelSettings::default_instance().l2(),
@@ -96,6 +109,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// Writing failed (exit code 4), or the input is bad (2).
+int ExitCodeFor(const absl::Status& s) { return absl::IsInternal(s) ? 4 : 2; }
+
 int Fail(const absl::Status& s, int code = 2) {
   std::cerr << s.message() << "\n";
   return code;
@@ -115,14 +131,6 @@ int Extract(const std::vector<char*>& inputs) {
     if (!config.ok()) return Fail(config.status());
     options.qsearch_config = *config;
   }
-  chess::TrainingSet set;
-  for (char* input : inputs) {
-    const std::string path = chess::CommandLinePath(input);
-    absl::Status s = absl::EndsWith(path, ".log")
-                         ? chess::ExtractFromLog(path, options, &set)
-                         : chess::ReadTextDataset(path, &set, &std::cerr);
-    if (!s.ok()) return Fail(s);
-  }
   chess::DatasetFormat format = chess::DatasetFormatOf(out);
   if (const std::string name = absl::GetFlag(FLAGS_format); !name.empty()) {
     absl::StatusOr<chess::DatasetFormat> parsed =
@@ -130,10 +138,32 @@ int Extract(const std::vector<char*>& inputs) {
     if (!parsed.ok()) return Fail(parsed.status());
     format = *parsed;
   }
-  if (absl::Status s = chess::WriteTrainingSet(set, out, format); !s.ok())
-    return Fail(s, 4);
-  std::cout << "kept " << set.positions_size() << " positions\n";
-  for (const auto& [reason, count] : set.dropped())
+  const bool append = absl::GetFlag(FLAGS_append);
+  if (append && format != chess::DatasetFormat::kProto) {
+    return Fail(absl::InvalidArgumentError(
+        "--append: only our format (data) can be appended to"));
+  }
+  // Positions stream to the file in chunks: memory holds one chunk (and one
+  // log), however large the set.
+  auto writer = append ? chess::TrainingSetWriter::Append(out)
+                       : chess::TrainingSetWriter::Create(out, format);
+  if (!writer.ok()) return Fail(writer.status(), ExitCodeFor(writer.status()));
+  for (char* input : inputs) {
+    const std::string path = chess::CommandLinePath(input);
+    absl::Status s = absl::EndsWith(path, ".log")
+                         ? chess::ExtractFromLog(path, options, writer->get())
+                         : chess::ForEachTrainingChunk(
+                               path,
+                               [&](const chess::TrainingSet& chunk) {
+                                 return chess::AddChunk(chunk, writer->get());
+                               },
+                               &std::cerr);
+    if (!s.ok()) return Fail(s, ExitCodeFor(s));
+  }
+  if (absl::Status s = (*writer)->Finish(); !s.ok()) return Fail(s, 4);
+  std::cout << (append ? "added " : "kept ") << (*writer)->positions()
+            << " positions\n";
+  for (const auto& [reason, count] : (*writer)->totals().dropped())
     std::cout << "dropped " << count << " " << reason << "\n";
   return 0;
 }
@@ -165,21 +195,34 @@ int Texel() {
   }
   auto start = chess::LoadEngineConfig(start_path);
   if (!start.ok()) return Fail(start.status());
-  chess::TrainingSet data;
   chess::TuningRun run;
+  std::vector<std::string> datasets;
   for (absl::string_view d :
        absl::StrSplit(absl::GetFlag(FLAGS_data), ',', absl::SkipEmpty())) {
-    auto set = chess::ReadTrainingSet(chess::CommandLinePath(std::string(d)));
-    if (!set.ok()) return Fail(set.status());
-    data.MergeFrom(*set);
+    datasets.push_back(chess::CommandLinePath(std::string(d)));
     run.add_datasets(std::string(d));
   }
+  // Each set streams in chunk by chunk; only the coefficients stay.
+  auto positions = [&](const chess::PositionVisitor& visit) {
+    for (const std::string& path : datasets) {
+      absl::Status s = chess::ForEachTrainingChunk(
+          path, [&](const chess::TrainingSet& chunk) {
+            for (const chess::TrainingPosition& p : chunk.positions()) {
+              if (absl::Status s = visit(p); !s.ok())
+                return absl::Status(s.code(),
+                                    absl::StrCat(path, ": ", s.message()));
+            }
+            return absl::OkStatus();
+          });
+      if (!s.ok()) return s;
+    }
+    return absl::OkStatus();
+  };
   const chess::TexelSettings settings = SettingsFromFlags();
   chess::Stopwatch t0;
-  auto tuned = chess::TuneEvaluation(data, *start, settings, &std::cerr);
+  auto tuned = chess::TuneEvaluation(positions, *start, settings, &std::cerr);
   if (!tuned.ok()) return Fail(tuned.status());
-  const double seconds =
-      t0.Seconds();
+  const double seconds = t0.Seconds();
   tuned->config.set_name(fs::path(out).stem().string());
   if (auto s = chess::WriteTextProto(
           tuned->config, out,
@@ -303,8 +346,8 @@ const std::vector<chess::Subcommand>& Subcommands() {
   static const auto* subcommands = new std::vector<chess::Subcommand>{
       {"extract",
        "--out=DATA INPUT...",
-       {"out", "format", "skip_plies", "max_per_game", "qsearch_config",
-        "seed"}},
+       {"out", "format", "append", "skip_plies", "max_per_game",
+        "qsearch_config", "seed"}},
       {"texel",
        "--data=DATA[,DATA] --start=CONFIG --out=CONFIG",
        {"data", "start", "out", "record", "epochs", "learning_rate",

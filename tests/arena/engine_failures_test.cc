@@ -49,6 +49,9 @@ struct Case {
   const char* time_control;  // of the fake engine
   GameRecord::Termination expected;
   int exit_code;
+  // Generous, so that a loaded machine starting the fake engine is not taken
+  // for a start failure; short only where the failure to start is the test.
+  int startup_timeout_ms = 10000;
 };
 
 class EngineFailureTest : public ::testing::TestWithParam<Case> {};
@@ -60,7 +63,8 @@ TEST_P(EngineFailureTest, RecordedAndTheMatchCompletes) {
       "players { name: \"ours\" config { search { hash_mb: 1 } } }\n"
       "players { name: \"fake\" external { argv: \"",
       g_fake_engine, "\" argv: \"", c.mode, "\" argv: \"", Marker(c.mode),
-      "\" startup_timeout_ms: 2000 move_timeout_ms: 500 }\n"
+      "\" startup_timeout_ms: ", c.startup_timeout_ms,
+      " move_timeout_ms: 500 }\n"
       "  time_control { ",
       c.time_control,
       " } }\n"
@@ -105,7 +109,7 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"die", "nodes: 300", GameRecord::ENGINE_START_FAILURE,
              kExitEngineFailure},
         Case{"nouciok", "nodes: 300", GameRecord::ENGINE_START_FAILURE,
-             kExitEngineFailure},
+             kExitEngineFailure, 2000},
         Case{"none", "nodes: 300", GameRecord::ILLEGAL_MOVE, kExitOk},
         Case{"malformed", "nodes: 300", GameRecord::ILLEGAL_MOVE, kExitOk},
         // A child holding the pipe: a crash at once, not a timeout, and the

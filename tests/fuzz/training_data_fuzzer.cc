@@ -5,13 +5,15 @@
 #include <sstream>
 #include <string>
 
-#include "tuner/extract.h"
+#include "tuner/training_data.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
   chess::TrainingSet set;
+  chess::TrainingSetSink sink(&set);
   std::ostringstream report;
-  chess::ParseTextDataset(text, "fuzz.txt", &set, &report);
+  if (!chess::ParseTextDataset(text, "fuzz.txt", &sink, &report).ok())
+    __builtin_trap();  // a sink in memory never fails
   for (const chess::TrainingPosition& p : set.positions()) {
     if (!(p.result() >= 0 && p.result() <= 1)) __builtin_trap();
   }
