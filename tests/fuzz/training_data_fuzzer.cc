@@ -1,11 +1,26 @@
-// Training data lines ("FEN [1.0]", EPD with c9): each line is a position with
-// a result in [0, 1] or a reported, dropped line.
+// Training data: text lines ("FEN [1.0]", EPD with c9), where each line is a
+// position with a result in [0, 1] or a reported, dropped line; and the same
+// bytes as a training-set file (record chunks, a set written whole, or text by
+// its content), which reads or fails with an error, never a crash.
+#include <unistd.h>
+
 #include <cstddef>
 #include <cstdint>
+#include <fstream>
 #include <sstream>
 #include <string>
 
 #include "tuner/training_data.h"
+
+namespace {
+
+void CheckResults(const chess::TrainingSet& set) {
+  for (const chess::TrainingPosition& p : set.positions()) {
+    if (!(p.result() >= 0 && p.result() <= 1)) __builtin_trap();
+  }
+}
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
@@ -14,8 +29,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::ostringstream report;
   if (!chess::ParseTextDataset(text, "fuzz.txt", &sink, &report).ok())
     __builtin_trap();  // a sink in memory never fails
-  for (const chess::TrainingPosition& p : set.positions()) {
-    if (!(p.result() >= 0 && p.result() <= 1)) __builtin_trap();
-  }
+  CheckResults(set);
+
+  static const std::string path =
+      "/tmp/training_data_fuzzer." + std::to_string(::getpid()) + ".data";
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+  chess::TrainingSet read;
+  chess::TrainingSetSink read_sink(&read);
+  (void)chess::ForEachTrainingChunk(
+      path,
+      [&](const chess::TrainingSet& chunk) {
+        return chess::AddChunk(chunk, &read_sink);
+      },
+      &report);
   return 0;
 }
