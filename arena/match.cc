@@ -363,8 +363,10 @@ absl::StatusOr<RecordWriter> OpenLog(const LoadedMatch& match,
 // While a shard plays, the SPRT over all shards of its match: the logs in the
 // sibling shard-*/ directories (this one's included), merged every `every_ms`
 // (more rarely as they grow: at most a twentieth of the time goes to reading
-// them). Sets `stop` once the LLR crosses a bound and returns "accepted H0"
-// or "accepted H1"; returns "" when the workers finished first.
+// them). Sets `stop` once the LLR crosses a bound and returns the verdict for
+// the summary ("stopped: the SPRT over all shards accepted H1 after N games").
+// When the workers finish first it looks once more, since a peer may have
+// decided since the last look (fast games, a slow merge); "" if none did.
 std::string WatchShardSprt(const std::string& dir, int every_ms,
                            const std::atomic<bool>& workers_done,
                            std::atomic<bool>* stop) {
@@ -372,25 +374,33 @@ std::string WatchShardSprt(const std::string& dir, int every_ms,
   if (!own.has_filename()) own = own.parent_path();  // "x/shard-0/"
   if (own.filename().string().rfind("shard-", 0) != 0) return "";
   const std::string parent = own.parent_path().string();
-  int64_t next_ms = SteadyNowMs();  // a shard started late may have nothing to do
-  while (!workers_done.load()) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    if (SteadyNowMs() < next_ms) continue;
+  // The first look at once: a shard started late may have nothing to do.
+  int64_t next_ms = SteadyNowMs();
+  for (;;) {
+    const bool last_look = workers_done.load();
+    if (!last_look) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      if (SteadyNowMs() < next_ms) continue;
+    }
     const int64_t started = SteadyNowMs();
     absl::StatusOr<MergedLog> merged =
         MergeLogs(ShardLogsIn(parent), /*final_merge=*/false);
-    next_ms = SteadyNowMs() + std::max<int64_t>(every_ms, 20 * (SteadyNowMs() - started));
-    if (!merged.ok()) continue;  // a peer mid-write or damaged: next time
-    const MatchSummary all = SummarizeLog(merged->log);
-    if (all.pairings().empty()) continue;
-    const SprtVerdict verdict = all.pairings(0).sprt_verdict();
+    next_ms = SteadyNowMs() +
+              std::max<int64_t>(every_ms, 20 * (SteadyNowMs() - started));
+    const MatchSummary all =
+        merged.ok() ? SummarizeLog(merged->log) : MatchSummary();
+    // A peer mid-write or damaged, or nothing played yet: next time.
+    const SprtVerdict verdict =
+        all.pairings().empty() ? SPRT_CONTINUE : all.pairings(0).sprt_verdict();
     if (verdict == SPRT_ACCEPT_H0 || verdict == SPRT_ACCEPT_H1) {
-      *stop = true;
-      return absl::StrCat("accepted ", verdict == SPRT_ACCEPT_H0 ? "H0" : "H1",
-                          " after ", all.played_games(), " games");
+      if (!last_look) *stop = true;
+      return absl::StrCat(
+          last_look ? "" : "stopped: ", "the SPRT over all shards accepted ",
+          verdict == SPRT_ACCEPT_H0 ? "H0" : "H1", " after ",
+          all.played_games(), " games");
     }
+    if (last_look) return "";
   }
-  return "";
 }
 
 // A match whose outputs could not all be written: exit code 4, unless it had
@@ -688,8 +698,7 @@ absl::StatusOr<MatchSummary> PlayMatchForSummary(const LoadedMatch& match,
   summary.set_exit_code(exit_code);
   summary.set_verdict(SummaryVerdict(summary, exit_code));
   if (!global_verdict.empty() && exit_code == kExitOk) {
-    summary.set_verdict(absl::StrCat("stopped: the SPRT over all shards ",
-                                     global_verdict));
+    summary.set_verdict(global_verdict);
   }
   // Derived files, rewritten from the log so they always match it.
   absl::StatusOr<LogContents> log = ReadLog(log_path);

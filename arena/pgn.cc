@@ -83,7 +83,7 @@ const char* PgnTermination(GameRecord::Termination t) {
     case GameRecord::ENGINE_TIMEOUT:
     case GameRecord::ENGINE_START_FAILURE:
       return "abandoned";
-    case GameRecord::UNFINISHED:
+    case GameRecord::NONE:  // a game stopped before its end
       return "unterminated";
     default:
       return "normal";

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
+#include "common/sanitizer.h"
 #include "engine/config.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -47,9 +48,12 @@ TEST(SpsaScheduleTest, FishtestGains) {
 
 // Noisy game pairs between two parameter vectors whose strength falls with the
 // squared distance from `target`: SPSA must walk from the start to the target.
+// Under a sanitizer, a short run (every iteration rewrites the checkpoint) that
+// must only get closer.
 TEST(SpsaTest, ConvergesOnASyntheticObjective) {
+  const bool short_run = UnderSanitizer();
   SpsaConfig config;
-  config.set_iterations(2000);
+  config.set_iterations(short_run ? 200 : 2000);
   config.set_pairs_per_iteration(8);
   AddParameter(&config, "x", -200, 200, 4)->set_r_end(0.01);
   AddParameter(&config, "y", -200, 200, 4)->set_r_end(0.01);
@@ -73,8 +77,9 @@ TEST(SpsaTest, ConvergesOnASyntheticObjective) {
   absl::StatusOr<std::vector<double>> theta = RunSpsaIterations(
       config, {0, 0}, ::testing::TempDir() + "synthetic.state", match, log);
   ASSERT_TRUE(theta.ok()) << theta.status();
-  EXPECT_NEAR((*theta)[0], 60, 10);
-  EXPECT_NEAR((*theta)[1], -40, 10);
+  const double tolerance = short_run ? 30 : 10;
+  EXPECT_NEAR((*theta)[0], 60, tolerance);
+  EXPECT_NEAR((*theta)[1], -40, tolerance);
 }
 
 TEST(SpsaTest, RejectsBadParameters) {

@@ -70,7 +70,7 @@ grep -q "H1 accepted" "$WORK/sprt.txt" || fail "no H1: $(cat "$WORK/sprt.txt")"
 played=$(grep -oP '^Match slurm: \K[0-9]+' "$WORK/sprt.txt")
 (( played < 2000 )) || fail "the SPRT did not stop the shards ($played games)"
 for i in 0 1 2 3; do
-  grep -q "stopped: the SPRT over all shards accepted H1" "$WORK"/sprt/shard-$i/slurm-*.out ||
+  grep -q "the SPRT over all shards accepted H1" "$WORK"/sprt/shard-$i/slurm-*.out ||
     fail "shard $i did not stop on the SPRT: $(tail -2 "$WORK"/sprt/shard-$i/slurm-*.out)"
 done
 echo "SPRT over shards: $(grep -m1 'SPRT:' "$WORK/sprt.txt" | xargs), $played games"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Strength regression gate: did the engine get weaker than the recorded baseline?
 #
-#   bash tests/strength/gate.sh [--candidate=CONFIG] [--max_games=N] [--baseline=FILE]
+#   bash tests/strength/gate.sh [--candidate=CONFIG] [--max_games=N] [--nodes=N] [--baseline=FILE]
 #   bazel run //tests/strength:gate -- [same flags]
 #
 # Builds the baseline revision's //engine:uci in a git worktree (cached by revision),
@@ -15,11 +15,13 @@ cd "$ROOT"
 BASELINE_FILE="tests/strength/baseline.textproto"
 CANDIDATE=""
 MAX_GAMES=""
+NODES=""
 OUT="out/strength-gate"
 for arg in "$@"; do
   case "$arg" in
     --candidate=*) CANDIDATE="${arg#*=}" ;;
     --max_games=*) MAX_GAMES="${arg#*=}" ;;
+    --nodes=*) NODES="${arg#*=}" ;;
     --baseline=*) BASELINE_FILE="${arg#*=}" ;;
     --output_dir=*) OUT="${arg#*=}" ;;
     *) echo "gate: unknown argument $arg" >&2; exit 2 ;;
@@ -38,7 +40,7 @@ REVISION=$(field revision "")
 [[ -n "$REVISION" ]] || { echo "gate: $BASELINE_FILE has no revision" >&2; exit 2; }
 CANDIDATE="${CANDIDATE:-$(field candidate_config configs/engines/default.textproto)}"
 MAX_GAMES="${MAX_GAMES:-$(field max_games 2000)}"
-NODES=$(field nodes 5000)
+NODES="${NODES:-$(field nodes 5000)}"
 BOOK=$(field book configs/openings/balanced.epd)
 
 # The baseline engine, built once per revision.
