@@ -53,7 +53,9 @@ if [[ ! -x "$BASELINE_UCI" ]]; then
   SRC="$CACHE/src-$FULL_REV"
   [[ -d "$SRC" ]] || git worktree add --force --detach "$SRC" "$FULL_REV" >&2
   echo "gate: building the baseline engine at ${FULL_REV:0:12}" >&2
-  (cd "$SRC" && bazel build -c opt //engine:uci >&2 && cp -f bazel-bin/engine/uci "$BASELINE_UCI.tmp")
+  # The worktree's Bazel server is shut down after its one build, not left idling.
+  (cd "$SRC" && bazel build -c opt //engine:uci >&2 && cp -f bazel-bin/engine/uci "$BASELINE_UCI.tmp" &&
+      bazel shutdown)
   mv "$BASELINE_UCI.tmp" "$BASELINE_UCI"
 fi
 

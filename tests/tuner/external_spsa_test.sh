@@ -12,10 +12,13 @@ WORK="${TEST_TMPDIR:-$(mktemp -d)}/external_spsa"
 rm -rf "$WORK"; mkdir -p "$WORK"; cd "$WORK"
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+# A sanitized engine on a loaded machine may need more than the default 10 s to start.
+STARTUP=""
+[[ -n "${CHESS_HARNESS_SANITIZED:-}" ]] && STARTUP="startup_timeout_ms: 60000"
 
 config() {  # PARAMETER_LINE [ENGINE] [ITERATIONS]
   cat <<CONFIG
-engine { argv: "${2:-$SKILL}" options { key: "Skill" value: "20" } }
+engine { argv: "${2:-$SKILL}" options { key: "Skill" value: "20" } $STARTUP }
 book: "$BOOK"
 iterations: ${3:-30}
 pairs_per_iteration: 2
@@ -52,7 +55,7 @@ config 'parameters { name: "Style" min: 0 max: 1 c_end: 1 }' >combo.textproto
 
 # Our own UCI binary as someone else's engine: two iterations of lmr_base_x100.
 cat >ours.textproto <<CONFIG
-engine { argv: "$UCI" options { key: "Hash" value: "1" } }
+engine { argv: "$UCI" options { key: "Hash" value: "1" } $STARTUP }
 book: "$BOOK"
 iterations: 2
 pairs_per_iteration: 1
