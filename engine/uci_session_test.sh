@@ -5,15 +5,17 @@ set -uo pipefail
 UCI="$1"
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+# Sanitized builds run several times slower, beside other sanitized tests: every wait
+# below is this many times longer for them.
+wait_scale=1
+[[ -n "${CHESS_HARNESS_SANITIZED:-}" ]] && wait_scale=6
 
 coproc ENGINE { "$UCI"; }
 engine_pid=$ENGINE_PID  # bash unsets ENGINE_PID as soon as the process ends
 send() { echo "$1" >&"${ENGINE[1]}"; }
 # expect PATTERN [SECONDS]: reads lines until one matches; fails on timeout or EOF.
 expect() {
-  # Sanitized builds run several times slower, beside other sanitized tests.
-  local limit=${2:-10}
-  [[ -n "${CHESS_HARNESS_SANITIZED:-}" ]] && limit=$((limit * 6))
+  local limit=$(( ${2:-10} * wait_scale ))
   local line deadline=$((SECONDS + limit))
   while ((SECONDS < deadline)); do
     if ! IFS= read -r -t 1 line <&"${ENGINE[0]}"; then
@@ -88,9 +90,8 @@ wait "$engine_pid" 2>/dev/null; rc=$?
 
 # End of input during any search stops it at once, prints bestmove and exits
 # (as "quit" would): infinite, a depth that would take hours, huge clocks. "At once"
-# is 5 s here, six times that for a sanitized build (as expect() allows).
-hung_s=10 prompt_s=5
-[[ -n "${CHESS_HARNESS_SANITIZED:-}" ]] && hung_s=60 prompt_s=30
+# is 5 s, scaled as every wait is.
+hung_s=$((10 * wait_scale)) prompt_s=$((5 * wait_scale))
 for go in "go infinite" "go depth 60" "go" "go wtime 999999999999 btime 999999999999" \
     "go movetime 999999999999"; do
   start=$(date +%s)
