@@ -66,8 +66,9 @@ ABSL_FLAG(bool, drop_damaged, false,
           "games.log.damaged) and playing their games again");
 ABSL_FLAG(bool, progress, true, "live progress on stderr");
 ABSL_FLAG(int, shards, 4, "slurm: number of shards (array tasks)");
-ABSL_FLAG(std::vector<std::string>, sbatch, {},
-          "slurm: extra sbatch options, comma-separated (--sbatch=--partition=x)");
+ABSL_FLAG(
+    std::vector<std::string>, sbatch, {},
+    "slurm: extra sbatch options, comma-separated (--sbatch=--partition=x)");
 ABSL_FLAG(bool, dry_run, false, "slurm: print the scripts, submit nothing");
 ABSL_FLAG(bool, wait, false,
           "slurm: wait for the merge job and exit with its exit code");
@@ -78,11 +79,14 @@ ABSL_FLAG(double, inline_moves_mb, 3,
           "report: game moves up to this size go inside report.html; beyond, "
           "into report-games/ beside it, loaded when a game is opened");
 ABSL_FLAG(std::string, out, "", "book: output EPD file");
-ABSL_FLAG(int, positions, chess::BookOptions().positions, "book: number of positions");
-ABSL_FLAG(int, plies, chess::BookOptions().plies, "book: random plies from the initial position");
+ABSL_FLAG(int, positions, chess::BookOptions().positions,
+          "book: number of positions");
+ABSL_FLAG(int, plies, chess::BookOptions().plies,
+          "book: random plies from the initial position");
 ABSL_FLAG(int, margin_cp, chess::BookOptions().margin_cp,
           "book: keep positions scored within +-margin by the check search");
-ABSL_FLAG(int, check_depth, chess::BookOptions().check_depth, "book: depth of the check search");
+ABSL_FLAG(int, check_depth, chess::BookOptions().check_depth,
+          "book: depth of the check search");
 ABSL_FLAG(int, candidate_margin_cp, chess::BookOptions().candidate_margin_cp,
           "book: each random ply picks among moves within this of the best (0: "
           "any legal move)");
@@ -90,16 +94,16 @@ ABSL_FLAG(uint64_t, seed, chess::BookOptions().seed, "book: random seed");
 
 namespace {
 
-
 // The workspace's git revision, "-dirty" when tracked files changed.
 std::string GitRevision() {
   const char* workspace = std::getenv("BUILD_WORKSPACE_DIRECTORY");
   const std::string dir = workspace ? workspace : ".";
   std::string revision = std::string(absl::StripTrailingAsciiWhitespace(
-      chess::RunProgram({"git", "-C", dir, "rev-parse", "--short=12", "HEAD"}).out));
+      chess::RunProgram({"git", "-C", dir, "rev-parse", "--short=12", "HEAD"})
+          .out));
   if (revision.empty()) return "unknown";
-  if (!chess::RunProgram({"git", "-C", dir, "status", "--porcelain",
-                "--untracked-files=no"})
+  if (!chess::RunProgram(
+           {"git", "-C", dir, "status", "--porcelain", "--untracked-files=no"})
            .out.empty()) {
     revision += "-dirty";
   }
@@ -140,7 +144,7 @@ absl::StatusOr<chess::LogContents> ReadLogs(
 // Writes report.html (the summary's figures and pictures) into --output_dir,
 // or beside the log; exits as `arena summary` would.
 int Report(const std::vector<std::string>& paths,
-           const chess::LogContents& log) {
+           const chess::ReportedLog& log) {
   namespace fs = std::filesystem;
   std::string dir = chess::CommandLinePath(absl::GetFlag(FLAGS_output_dir));
   if (dir.empty()) {
@@ -152,38 +156,72 @@ int Report(const std::vector<std::string>& paths,
     if (paths.size() > 1) dir = fs::path(dir).parent_path().string();
     if (dir.empty()) dir = ".";
   }
-  const chess::MatchSummary summary = chess::SummarizeLog(log);
   std::error_code ec;
   fs::create_directories(dir, ec);
   chess::ReportOptions options;
   options.inline_moves_bytes =
       size_t(std::max(0.0, absl::GetFlag(FLAGS_inline_moves_mb)) * (1 << 20));
-  if (absl::Status s = chess::WriteMatchReport(log, summary, dir, options);
+  if (absl::Status s =
+          chess::WriteMatchReport(log.data, log.header, dir, options);
       !s.ok()) {
     std::cerr << s.message() << "\n";
     return chess::kExitIoError;
   }
+  const chess::MatchSummary& summary = log.data.summary;
   for (const std::string& d : summary.damaged_records())
     std::cerr << paths[0] << ": damaged, not in the report: " << d << "\n";
   std::cout << dir << "/report.html\n";
   return summary.exit_code();
 }
 
+// One log's report or summary, read a batch of games at a time (a large log
+// never held in memory); several logs are merged in memory first.
+absl::StatusOr<chess::ReportedLog> ReadForReport(
+    const std::vector<std::string>& paths) {
+  if (paths.size() == 1) return chess::ReadLogForReport(paths[0]);
+  absl::StatusOr<chess::LogContents> log = ReadLogs(paths);
+  if (!log.ok()) return log.status();
+  return chess::ReportedLog{log->header, chess::BuildMatchReportData(
+                                             *log, chess::SummarizeLog(*log))};
+}
+
+absl::StatusOr<chess::MatchSummary> ReadForSummary(
+    const std::vector<std::string>& paths) {
+  if (paths.size() == 1) return chess::SummarizeLog(paths[0]);
+  absl::StatusOr<chess::LogContents> log = ReadLogs(paths);
+  if (!log.ok()) return log.status();
+  return chess::SummarizeLog(*log);
+}
+
 int SummaryOrPgn(const std::vector<char*>& args) {
   const std::string command = args[1];
   absl::StatusOr<std::vector<std::string>> paths = LogPaths(args);
-  absl::StatusOr<chess::LogContents> log =
-      paths.ok() ? ReadLogs(*paths) : paths.status();
+  if (!paths.ok()) {
+    std::cerr << paths.status().message() << "\n";
+    return chess::kExitBadInput;
+  }
+  if (command == "summary") {
+    absl::StatusOr<chess::MatchSummary> summary = ReadForSummary(*paths);
+    if (!summary.ok()) {
+      std::cerr << summary.status().message() << "\n";
+      return chess::kExitBadInput;
+    }
+    std::cout << chess::FormatSummary(*summary);
+    return summary->exit_code();
+  }
+  if (command == "report") {
+    absl::StatusOr<chess::ReportedLog> log = ReadForReport(*paths);
+    if (!log.ok()) {
+      std::cerr << log.status().message() << "\n";
+      return chess::kExitBadInput;
+    }
+    return Report(*paths, *log);
+  }
+  absl::StatusOr<chess::LogContents> log = ReadLogs(*paths);
   if (!log.ok()) {
     std::cerr << log.status().message() << "\n";
     return chess::kExitBadInput;
   }
-  if (command == "summary") {
-    const chess::MatchSummary summary = chess::SummarizeLog(*log);
-    std::cout << chess::FormatSummary(summary);
-    return summary.exit_code();
-  }
-  if (command == "report") return Report(*paths, *log);
   std::cout << chess::LogToPgn(*log) << std::flush;
   if (!std::cout) {
     std::cerr << "pgn: cannot write the output\n";
@@ -195,7 +233,8 @@ int SummaryOrPgn(const std::vector<char*>& args) {
 }
 
 int Merge(const std::vector<char*>& args) {
-  const std::string out = chess::CommandLinePath(absl::GetFlag(FLAGS_output_dir));
+  const std::string out =
+      chess::CommandLinePath(absl::GetFlag(FLAGS_output_dir));
   if (out.empty()) {
     std::cerr << "merge needs --output_dir for the merged log\n";
     return chess::kExitBadInput;
@@ -241,7 +280,8 @@ int WaitForJob(const std::string& id) {
   while (true) {
     const chess::SlurmJobState job = chess::ParseJobState(
         chess::RunProgram({"scontrol", "show", "job", "-o", id}).out);
-    if (job.ended) return job.exit_code < 0 ? chess::kExitIoError : job.exit_code;
+    if (job.ended)
+      return job.exit_code < 0 ? chess::kExitIoError : job.exit_code;
     // Gone from slurmctld's memory (MinJobAge) or slurmctld unreachable for
     // a minute: the job's exit code is lost.
     if (job.state.empty() && ++unknown > 120) {
@@ -257,7 +297,8 @@ int WaitForJob(const std::string& id) {
 // depends on them (see arena/slurm.h).
 int Slurm(const std::vector<char*>& args) {
   if (args.size() != 3) {
-    std::cerr << "slurm needs one match config: arena slurm CONFIG --shards=N\n";
+    std::cerr
+        << "slurm needs one match config: arena slurm CONFIG --shards=N\n";
     return chess::kExitBadInput;
   }
   namespace fs = std::filesystem;
@@ -288,17 +329,17 @@ int Slurm(const std::vector<char*>& args) {
   const std::string shards_script = chess::ShardArrayScript(job);
   const std::string merge_script = chess::MergeScript(job);
   if (absl::GetFlag(FLAGS_dry_run)) {
-    std::cout << "# " << job.output_dir << "/shards.sbatch\n" << shards_script
-              << "\n# " << job.output_dir << "/merge.sbatch "
-              << "(--dependency=afterany:<shards job>)\n" << merge_script;
+    std::cout << "# " << job.output_dir << "/shards.sbatch\n"
+              << shards_script << "\n# " << job.output_dir << "/merge.sbatch "
+              << "(--dependency=afterany:<shards job>)\n"
+              << merge_script;
     return 0;
   }
   std::error_code ec;
   for (int i = 0; i < job.shards; ++i)
     fs::create_directories(absl::StrCat(job.output_dir, "/shard-", i), ec);
-  for (const auto& [name, text] :
-       {std::pair{"shards.sbatch", shards_script},
-        std::pair{"merge.sbatch", merge_script}}) {
+  for (const auto& [name, text] : {std::pair{"shards.sbatch", shards_script},
+                                   std::pair{"merge.sbatch", merge_script}}) {
     if (absl::Status s =
             chess::WriteFileAtomically(job.output_dir + "/" + name, text);
         !s.ok()) {
@@ -314,12 +355,12 @@ int Slurm(const std::vector<char*>& args) {
               << "/shards.sbatch (exit code " << shards.exit_code << ")\n";
     return chess::kExitEngineFailure;
   }
-  const chess::ProgramOutput merged = chess::RunProgram(
-      {"sbatch", "--parsable",
-       absl::StrCat("--dependency=afterany:",
-                    shards_id.substr(0, shards_id.find(';'))),
-       job.output_dir + "/merge.sbatch"},
-      true);
+  const chess::ProgramOutput merged =
+      chess::RunProgram({"sbatch", "--parsable",
+                         absl::StrCat("--dependency=afterany:",
+                                      shards_id.substr(0, shards_id.find(';'))),
+                         job.output_dir + "/merge.sbatch"},
+                        true);
   std::string merge_id(absl::StripAsciiWhitespace(merged.out));
   merge_id = merge_id.substr(0, merge_id.find(';'));
   std::cerr << "shards: job " << shards_id << " (" << job.shards
@@ -361,7 +402,8 @@ int Run(const std::string& config_path) {
   options.notes = &std::cerr;
   options.notes_are_terminal = ::isatty(STDERR_FILENO);
   options.revision = GitRevision();
-  if (const std::string shard = absl::GetFlag(FLAGS_shard); !shard.empty() &&
+  if (const std::string shard = absl::GetFlag(FLAGS_shard);
+      !shard.empty() &&
       !ParseShard(shard, &options.shard_index, &options.shard_count)) {
     std::cerr << "--shard=" << shard
               << ": expected I/N with 0 <= I < N (shard I of N)\n";
@@ -437,7 +479,8 @@ int RunFastchess(int argc, char** argv) {
 // error, and `arena SUBCOMMAND --help` lists these.
 const std::vector<chess::Subcommand>& Subcommands() {
   static const auto* subcommands = new std::vector<chess::Subcommand>{
-      {"run", "[CONFIG]  (default configs/matches/default.textproto)",
+      {"run",
+       "[CONFIG]  (default configs/matches/default.textproto)",
        {"output_dir", "concurrency", "fresh", "drop_damaged", "progress",
         "shard"}},
       {"summary", "LOG|DIR...", {}},
@@ -445,12 +488,15 @@ const std::vector<chess::Subcommand>& Subcommands() {
       {"report", "LOG|DIR...", {"output_dir", "inline_moves_mb"}},
       {"merge", "LOG|DIR... --output_dir=DIR", {"output_dir"}},
       {"status", "DIR|LOG...", {}},
-      {"slurm", "CONFIG --shards=N",
+      {"slurm",
+       "CONFIG --shards=N",
        {"shards", "concurrency", "sbatch", "dry_run", "wait", "output_dir"}},
-      {"book", "--out=FILE",
+      {"book",
+       "--out=FILE",
        {"out", "positions", "plies", "margin_cp", "check_depth",
         "candidate_margin_cp", "seed"}},
-      {"fastchess", "-engine cmd=... name=... -engine ... -each tc=...",
+      {"fastchess",
+       "-engine cmd=... name=... -engine ... -each tc=...",
        {"output_dir", "fresh", "progress"}},
   };
   return *subcommands;
@@ -493,7 +539,8 @@ int main(int argc, char** argv) {
       "--shards=N [--wait] [--dry_run] | book --out=FILE\n"
       "Exit codes: 0 complete or H1, 1 H0, 2 bad input, 3 engine failure, 4 "
       "I/O error.");
-  if (chess::LooksLikeFastchess(std::vector<std::string>(argv + 1, argv + argc)))
+  if (chess::LooksLikeFastchess(
+          std::vector<std::string>(argv + 1, argv + argc)))
     return RunFastchess(argc, argv);
   std::vector<char*> args = absl::ParseCommandLine(argc, argv);
   ::signal(SIGPIPE,
@@ -501,9 +548,8 @@ int main(int argc, char** argv) {
   std::string command = args.size() > 1 ? args[1] : "run";
   std::string operand = args.size() > 2 ? args[2] : "";
   if (command != "run" && command != "summary" && command != "pgn" &&
-      command != "report" &&
-      command != "merge" && command != "status" && command != "slurm" &&
-      command != "book") {
+      command != "report" && command != "merge" && command != "status" &&
+      command != "slurm" && command != "book") {
     operand = command;  // "arena CONFIG"
     command = "run";
   }

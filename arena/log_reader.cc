@@ -1,15 +1,16 @@
 #include "arena/log_reader.h"
 
-#include <filesystem>
 #include <algorithm>
+#include <filesystem>
 #include <set>
 #include <thread>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "arena/match.h"
+#include "arena/schedule.h"
 #include "common/files.h"
 #include "common/record_io.h"
-#include "arena/schedule.h"
 #include "engine/config.h"
 #include "engine/notation.h"
 #include "engine/position.h"
@@ -62,7 +63,8 @@ absl::Status ValidateHeader(const MatchHeader& header) {
   }
   if (header.scheduled_games() < 0) return Bad("scheduled_games is negative");
   if (header.shard_count() < 0 || header.shard_index() < 0 ||
-      (header.shard_count() > 0 && header.shard_index() >= header.shard_count()))
+      (header.shard_count() > 0 &&
+       header.shard_index() >= header.shard_count()))
     return Bad("shard_index is outside [0, shard_count)");
   return absl::OkStatus();
 }
@@ -97,10 +99,12 @@ bool SameMatch(const MatchHeader& logged, const MatchConfig& config,
       Identity(logged.config()), Identity(config));
 }
 
-absl::Status ValidateGameRecord(const GameRecord& game,
-                                const MatchHeader& header) {
+namespace {
+
+// ValidateGameRecord with the header's pairings worked out once per log.
+absl::Status ValidateGame(const GameRecord& game, const MatchHeader& header,
+                          const std::vector<std::pair<int, int>>& pairings) {
   const MatchConfig& config = header.config();
-  const auto pairings = Pairings(config);
   const int index = game.index();
   if (index < 0 || index >= header.scheduled_games()) {
     return Bad(absl::StrCat("index ", index, " is outside the schedule [0, ",
@@ -128,92 +132,167 @@ absl::Status ValidateGameRecord(const GameRecord& game,
   const std::string& white = config.players(swapped ? b : a).name();
   const std::string& black = config.players(swapped ? a : b).name();
   if (game.white() != white || game.black() != black) {
-    return Bad(absl::StrCat("players \"", game.white(), "\" - \"",
-                            game.black(), "\", expected \"", white, "\" - \"",
-                            black, "\""));
+    return Bad(absl::StrCat("players \"", game.white(), "\" - \"", game.black(),
+                            "\", expected \"", white, "\" - \"", black, "\""));
   }
   return ValidateMoves(game);
 }
 
-absl::StatusOr<LogContents> ParseLog(absl::string_view data,
-                                     absl::string_view name) {
-  absl::StatusOr<RecordFile> file = ParseRecordFile(data, name);
-  if (!file.ok()) return file.status();
-  LogContents log;
-  log.valid_bytes = file->valid_bytes;
-  log.torn = file->valid_bytes < file->file_bytes;
-  for (const DamagedRegion& d : file->damaged) {
-    log.damage.push_back(absl::StrCat("offset ", d.offset, ": ", d.bytes,
-                                      " bytes hold no intact record"));
+}  // namespace
+
+absl::Status ValidateGameRecord(const GameRecord& game,
+                                const MatchHeader& header) {
+  return ValidateGame(game, header, Pairings(header.config()));
+}
+
+namespace {
+
+// Games per batch when a scan keeps only what it takes from each: a few
+// megabytes of parsed games, reused from batch to batch.
+constexpr size_t kScanBatchGames = 256;
+
+// The framing's damage and the header, which decide whether the rest can be
+// read at all.
+absl::StatusOr<LogScan> ScanHeader(const RecordFile& file,
+                                   absl::string_view name) {
+  LogScan scan;
+  scan.valid_bytes = file.valid_bytes;
+  scan.torn = file.valid_bytes < file.file_bytes;
+  for (const DamagedRegion& d : file.damaged) {
+    scan.damage.push_back(absl::StrCat("offset ", d.offset, ": ", d.bytes,
+                                       " bytes hold no intact record"));
   }
   const bool header_damaged =
-      !file->damaged.empty() &&
-      (file->records.empty() ||
-       file->damaged.front().offset < file->offsets.front());
+      !file.damaged.empty() &&
+      (file.records.empty() ||
+       file.damaged.front().offset < file.offsets.front());
   if (header_damaged) {
     return absl::InvalidArgumentError(absl::StrCat(
-        name, ": the match header at offset ", file->damaged.front().offset,
+        name, ": the match header at offset ", file.damaged.front().offset,
         " is damaged, so its games cannot be told from another match's"));
   }
-  if (file->records.empty()) return log;
-  if (!log.header.ParseFromArray(file->records[0].data(),
-                                 int(file->records[0].size()))) {
+  if (file.records.empty()) return scan;
+  if (!scan.header.ParseFromArray(file.records[0].data(),
+                                  int(file.records[0].size()))) {
     return absl::InvalidArgumentError(
         absl::StrCat(name, ": the first record is not a match header"));
   }
-  if (absl::Status s = ValidateHeader(log.header); !s.ok()) {
+  if (absl::Status s = ValidateHeader(scan.header); !s.ok()) {
     return absl::InvalidArgumentError(
         absl::StrCat(name, ": invalid match header: ", s.message()));
   }
-  // Parsing and replaying the games is most of the work on a large log: split
-  // over the cores, then kept in log order.
-  const size_t count = file->records.size() - 1;
-  std::vector<GameRecord> games(count);
-  std::vector<absl::Status> checks(count);
-  const size_t threads =
-      count < 2000 ? 1
-                   : std::clamp<size_t>(std::thread::hardware_concurrency(), 1,
-                                        64);
-  std::vector<std::thread> workers;
-  for (size_t t = 0; t < threads; ++t) {
-    workers.emplace_back([&, t] {
-      for (size_t i = count * t / threads; i < count * (t + 1) / threads; ++i) {
-        const absl::string_view record = file->records[i + 1];
-        checks[i] = games[i].ParseFromArray(record.data(), int(record.size()))
-                        ? ValidateGameRecord(games[i], log.header)
-                        : Bad("not a game record");
-      }
-    });
-  }
-  for (std::thread& w : workers) w.join();
-  std::set<int> seen;
-  log.games.reserve(count);
-  for (size_t i = 0; i < count; ++i) {
-    if (!checks[i].ok()) {
-      log.damage.push_back(absl::StrCat("offset ", file->offsets[i + 1],
-                                        ": game record ", i + 1, ": ",
-                                        checks[i].message()));
-    } else if (seen.insert(games[i].index()).second) {
-      log.games.push_back(std::move(games[i]));
-    } else {
-      ++log.duplicates;
-    }
-  }
-  return log;
+  scan.game_records = file.records.size() - 1;
+  return scan;
 }
 
-absl::StatusOr<LogContents> ReadLog(const std::string& path) {
+// Parsing and replaying the games is most of the work on a large log: each
+// batch is split over the cores, then handed on in log order. Parsing into
+// the same messages batch after batch reuses their memory.
+using TakeBatch =
+    absl::FunctionRef<void(const LogScan&, std::vector<GameRecord*>&)>;
+absl::StatusOr<LogScan> ScanRecords(const RecordFile& file,
+                                    absl::string_view name, size_t batch_games,
+                                    TakeBatch take) {
+  absl::StatusOr<LogScan> scan = ScanHeader(file, name);
+  if (!scan.ok() || scan->game_records == 0) return scan;
+  const size_t count = scan->game_records;
+  const auto pairings = Pairings(scan->header.config());
+  std::vector<GameRecord> slots(std::min(count, batch_games));
+  std::vector<absl::Status> checks(slots.size());
+  const size_t threads =
+      count < 2000
+          ? 1
+          : std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 64);
+  absl::flat_hash_set<int> seen;
+  std::vector<GameRecord*> kept;
+  for (size_t first = 0; first < count; first += slots.size()) {
+    const size_t n = std::min(slots.size(), count - first);
+    auto check = [&](size_t t) {
+      for (size_t i = n * t / threads; i < n * (t + 1) / threads; ++i) {
+        const absl::string_view record = file.records[first + i + 1];
+        checks[i] = slots[i].ParseFromArray(record.data(), int(record.size()))
+                        ? ValidateGame(slots[i], scan->header, pairings)
+                        : Bad("not a game record");
+      }
+    };
+    std::vector<std::thread> workers;
+    for (size_t t = 1; t < threads; ++t) workers.emplace_back(check, t);
+    check(0);
+    for (std::thread& w : workers) w.join();
+    kept.clear();
+    for (size_t i = 0; i < n; ++i) {
+      if (!checks[i].ok()) {
+        scan->damage.push_back(absl::StrCat(
+            "offset ", file.offsets[first + i + 1], ": game record ",
+            first + i + 1, ": ", checks[i].message()));
+      } else if (seen.insert(slots[i].index()).second) {
+        kept.push_back(&slots[i]);
+      } else {
+        ++scan->duplicates;
+      }
+    }
+    take(*scan, kept);
+  }
+  return scan;
+}
+
+absl::StatusOr<LogScan> ScanGames(const RecordFile& file,
+                                  absl::string_view name, TakeGames take) {
+  return ScanRecords(file, name, kScanBatchGames,
+                     [&](const LogScan& scan, std::vector<GameRecord*>& games) {
+                       take(scan, absl::Span<const GameRecord* const>(
+                                      games.data(), games.size()));
+                     });
+}
+
+absl::StatusOr<std::string> ReadLogFile(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
     return absl::InvalidArgumentError(
         absl::StrCat(path, ": is a directory, not a match log"));
   }
   absl::StatusOr<std::string> data = ReadFile(path);
-  if (!data.ok()) {
-    if (!std::filesystem::exists(path, ec))
-      return absl::NotFoundError(absl::StrCat(path, ": no such file"));
-    return data.status();
-  }
+  if (!data.ok() && !std::filesystem::exists(path, ec))
+    return absl::NotFoundError(absl::StrCat(path, ": no such file"));
+  return data;
+}
+
+}  // namespace
+
+absl::StatusOr<LogScan> ScanLog(absl::string_view data, absl::string_view name,
+                                TakeGames take) {
+  absl::StatusOr<RecordFile> file = ParseRecordFile(data, name);
+  if (!file.ok()) return file.status();
+  return ScanGames(*file, name, take);
+}
+
+absl::StatusOr<LogScan> ScanLogFile(const std::string& path, TakeGames take) {
+  absl::StatusOr<std::string> data = ReadLogFile(path);
+  if (!data.ok()) return data.status();
+  return ScanLog(*data, path, take);
+}
+
+absl::StatusOr<LogContents> ParseLog(absl::string_view data,
+                                     absl::string_view name) {
+  absl::StatusOr<RecordFile> file = ParseRecordFile(data, name);
+  if (!file.ok()) return file.status();
+  // One batch: the games are parsed in place and moved out, never copied.
+  LogContents log;
+  absl::StatusOr<LogScan> scan =
+      ScanRecords(*file, name, std::max<size_t>(1, file->records.size()),
+                  [&](const LogScan&, std::vector<GameRecord*>& games) {
+                    log.games.reserve(log.games.size() + games.size());
+                    for (GameRecord* g : games)
+                      log.games.push_back(std::move(*g));
+                  });
+  if (!scan.ok()) return scan.status();
+  static_cast<LogScan&>(log) = *std::move(scan);
+  return log;
+}
+
+absl::StatusOr<LogContents> ReadLog(const std::string& path) {
+  absl::StatusOr<std::string> data = ReadLogFile(path);
+  if (!data.ok()) return data.status();
   return ParseLog(*data, path);
 }
 

@@ -11,24 +11,31 @@
 #include <string>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "arena/match_config.pb.h"
 #include "arena/match_log.pb.h"
 
 namespace chess {
 
-struct LogContents {
-  MatchHeader header;             // no config: an empty log
-  std::vector<GameRecord> games;  // valid, unique by index, in log order
+// What a read of a log finds besides its games.
+struct LogScan {
+  MatchHeader header;  // no config: an empty log
   // One line per damaged region or invalid record ("offset 1234: ..."); the
   // games after it are kept.
   std::vector<std::string> damage;
   uint64_t valid_bytes = 0;  // where an appended record goes
   bool torn = false;         // an unfinished record at the end (cut on resume)
   int duplicates = 0;        // records of a game already read (ignored)
+  size_t game_records = 0;   // intact records after the header, valid or not
 
   bool empty() const { return !header.has_config(); }
+};
+
+struct LogContents : LogScan {
+  std::vector<GameRecord> games;  // valid, unique by index, in log order
 };
 
 // Errors (InvalidArgument, naming the file): not a log, a damaged or invalid
@@ -36,6 +43,18 @@ struct LogContents {
 absl::StatusOr<LogContents> ReadLog(const std::string& path);
 absl::StatusOr<LogContents> ParseLog(absl::string_view data,
                                      absl::string_view name);
+
+// The reader for logs too large to hold as GameRecords (a 100,000-game log
+// would take gigabytes): checks the games as ParseLog does, a batch at a time
+// on every core, and hands each batch's valid, first-seen games to `take` in
+// log order. The games live only during the call; `scan` (header, record
+// count) is complete from the first call, its damage and duplicates so far.
+// Returns what ParseLog would, without the games.
+using TakeGames = absl::FunctionRef<void(
+    const LogScan& scan, absl::Span<const GameRecord* const> games)>;
+absl::StatusOr<LogScan> ScanLog(absl::string_view data, absl::string_view name,
+                                TakeGames take);
+absl::StatusOr<LogScan> ScanLogFile(const std::string& path, TakeGames take);
 
 // Whether a log's header belongs to the match of `config` with a book of
 // `book_fingerprint`: the same engines, book content, time control,

@@ -12,10 +12,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "arena/match.h"
+#include "arena/standings.h"
 #include "common/files.h"
 #include "common/record_io.h"
 #include "engine/config.h"
 #include "gmock/gmock.h"
+#include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
 
 namespace chess {
@@ -143,8 +145,7 @@ TEST_F(DamagedLogTest, EveryFlipCostsOnlyItsOwnRecord) {
     while (hit + 1 < offsets_.size() && offsets_[hit + 1] <= at) ++hit;
     if (log->games.size() + 1 < offsets_.size() - 1) ++lost_intact;
     EXPECT_GE(log->games.size(), offsets_.size() - 2) << "flip at " << at;
-    for (const GameRecord& g : log->games)
-      EXPECT_NE(int(g.index()), -1) << hit;
+    for (const GameRecord& g : log->games) EXPECT_NE(int(g.index()), -1) << hit;
   }
   EXPECT_GT(flips, 100);
   EXPECT_EQ(lost_intact, 0);
@@ -258,6 +259,65 @@ TEST_F(HostileRecordTest, HeaderWithoutPlayersOrWithOneGauntletPlayer) {
   });
   EXPECT_FALSE(ReadLog(log_).ok());
   EXPECT_FALSE(SummarizeLog(log_).ok());
+}
+
+// A log of many batches, with a damaged region, an invalid game and a
+// duplicate in it: read a batch at a time, it gives what ParseLog gives.
+TEST_F(DamagedLogTest, ScanningInBatchesReadsWhatParsingReads) {
+  auto played = ReadLog(log_);
+  ASSERT_TRUE(played.ok());
+  const int games = 1200;
+  MatchHeader header = played->header;
+  header.mutable_config()->set_games(games);
+  header.set_scheduled_games(games);
+  std::vector<std::string> records = {header.SerializeAsString()};
+  const GameRecord* pair[2] = {nullptr, nullptr};  // colours as in round 0
+  for (const GameRecord& g : played->games)
+    if (g.index() < 2) pair[g.index()] = &g;
+  ASSERT_TRUE(pair[0] && pair[1]);
+  for (int i = 0; i < games; ++i) {
+    GameRecord g = *pair[i % 2];
+    g.set_index(i);
+    g.set_round(i / 2);
+    if (i == 300) g.set_pairing(99);
+    records.push_back(g.SerializeAsString());
+    if (i == 500) records.push_back(records[4]);  // game 3 again
+  }
+  ASSERT_TRUE(ReplaceRecordFile(log_, records).ok());
+  auto file = ReadRecordFile(log_);
+  ASSERT_TRUE(file.ok());
+  std::string data = Slurp(log_);
+  data[file->offsets[900] + 30] ^= 0x40;
+  Spit(log_, data);
+
+  auto parsed = ReadLog(log_);
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  std::vector<int> scanned;
+  size_t calls = 0;
+  auto scan = ScanLogFile(
+      log_, [&](const LogScan& so_far, absl::Span<const GameRecord* const> g) {
+        ++calls;
+        // The games, the duplicate, less the damaged record.
+        EXPECT_EQ(so_far.game_records, size_t(games));
+        for (const GameRecord* game : g) scanned.push_back(game->index());
+      });
+  ASSERT_TRUE(scan.ok()) << scan.status();
+  EXPECT_GT(calls, 2u) << "several batches";
+  EXPECT_EQ(scan->damage, parsed->damage);
+  ASSERT_EQ(scan->damage.size(), 2u);
+  EXPECT_THAT(scan->damage[0], HasSubstr("bytes hold no intact record"));
+  EXPECT_THAT(scan->damage[1], HasSubstr("pairing 99"));
+  EXPECT_EQ(scan->duplicates, 1);
+  EXPECT_EQ(parsed->duplicates, 1);
+  EXPECT_EQ(scan->valid_bytes, parsed->valid_bytes);
+  ASSERT_EQ(scanned.size(), parsed->games.size());
+  EXPECT_EQ(scanned.size(), size_t(games - 2));
+  for (size_t i = 0; i < scanned.size(); ++i)
+    ASSERT_EQ(scanned[i], parsed->games[i].index()) << i;
+  auto summary = SummarizeLog(log_);
+  ASSERT_TRUE(summary.ok());
+  EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(
+      *summary, SummarizeLog(*parsed)));
 }
 
 TEST(LogReaderTest, DirectoryIsNotALog) {

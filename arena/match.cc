@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -27,10 +28,10 @@
 #include "arena/merge.h"
 #include "arena/pgn.h"
 #include "arena/player.h"
-#include "common/record_io.h"
-#include "arena/report.h"
 #include "arena/referee.h"
+#include "arena/report.h"
 #include "arena/stats.h"
+#include "common/record_io.h"
 #include "common/stopwatch.h"
 #include "common/textproto.h"
 #include "engine/config.h"
@@ -212,7 +213,8 @@ absl::Status ResolvePlayers(MatchConfig* c, const std::string& base_dir) {
       config = *loaded;
     }
     // No evaluation at all would be a random mover; nobody means that.
-    if (!config.has_eval()) *config.mutable_eval() = DefaultEngineConfig().eval();
+    if (!config.has_eval())
+      *config.mutable_eval() = DefaultEngineConfig().eval();
     config.MergeFrom(p.overrides());
     if (absl::Status s = ValidateEngineConfig(config); !s.ok()) {
       const char* part = p.has_overrides()     ? ".overrides"
@@ -290,7 +292,8 @@ absl::StatusOr<RecordWriter> OpenLog(const LoadedMatch& match,
     };
     return absl::InvalidArgumentError(absl::StrCat(
         log_path, ": holds ",
-        describe(existing->header.shard_index(), existing->header.shard_count()),
+        describe(existing->header.shard_index(),
+                 existing->header.shard_count()),
         ", not ", describe(options.shard_index, options.shard_count),
         "; use another output_dir"));
   }
@@ -332,9 +335,9 @@ absl::StatusOr<RecordWriter> OpenLog(const LoadedMatch& match,
       for (int n = 1; fs::exists(kept); ++n)
         kept = absl::StrCat(log_path, ".damaged.", n);
       if (::link(log_path.c_str(), kept.c_str()) != 0) {
-        return absl::InternalError(
-            absl::StrCat(kept, ": cannot keep the damaged log: ",
-                         std::strerror(errno), "; nothing was changed"));
+        return absl::InternalError(absl::StrCat(
+            kept, ": cannot keep the damaged log: ", std::strerror(errno),
+            "; nothing was changed"));
       }
     }
     MatchHeader header = existing->header;
@@ -351,10 +354,10 @@ absl::StatusOr<RecordWriter> OpenLog(const LoadedMatch& match,
                                  scheduled, "\n"));
     }
     if (!existing->damage.empty()) {
-      Note(options, absl::StrCat(log_path, ": dropped ",
-                                 existing->damage.size(),
-                                 " damaged records (the old log is ", kept,
-                                 "); their games are played again\n"));
+      Note(options,
+           absl::StrCat(log_path, ": dropped ", existing->damage.size(),
+                        " damaged records (the old log is ", kept,
+                        "); their games are played again\n"));
     }
   }
   return RecordWriter::Append(log_path, valid_bytes);
@@ -427,9 +430,9 @@ void RewriteReportWhileRunning(const std::string& dir,
     const uintmax_t size = fs::file_size(log_path, ec);
     if (ec || size == reported_size) continue;
     reported_size = size;
-    absl::StatusOr<LogContents> log = ReadLog(log_path);
-    if (!log.ok() || log->empty()) continue;
-    if (absl::Status s = WriteMatchReport(*log, SummarizeLog(*log), dir);
+    absl::StatusOr<ReportedLog> log = ReadLogForReport(log_path);
+    if (!log.ok()) continue;
+    if (absl::Status s = WriteMatchReport(log->data, log->header, dir);
         !s.ok()) {
       Note(options, absl::StrCat("\nreport not updated: ", s.message(), "\n"));
     }
@@ -604,7 +607,8 @@ absl::StatusOr<MatchSummary> PlayMatchForSummary(const LoadedMatch& match,
     if (!done_indices.count(g.index)) pending.push_back(&g);
   }
   if (!done.empty()) {
-    Note(options, absl::StrCat("resuming: ", done.size(), " games in the log, ", pending.size(), " to play\n"));
+    Note(options, absl::StrCat("resuming: ", done.size(), " games in the log, ",
+                               pending.size(), " to play\n"));
   }
 
   int concurrency =
@@ -647,8 +651,7 @@ absl::StatusOr<MatchSummary> PlayMatchForSummary(const LoadedMatch& match,
       record.set_end_time(NowRfc3339());
       // Durable before it counts; the disk's sync is shared between the
       // games that finish together, and holds no lock of ours.
-      const absl::Status written =
-          log_writer.Write(record.SerializeAsString());
+      const absl::Status written = log_writer.Write(record.SerializeAsString());
       std::lock_guard<std::mutex> lock(mutex);
       if (io_failed) break;
       if (!written.ok()) {
@@ -669,14 +672,15 @@ absl::StatusOr<MatchSummary> PlayMatchForSummary(const LoadedMatch& match,
   std::thread peer_watch;
   if (sharded && config.has_sprt()) {
     peer_watch = std::thread([&] {
-      global_verdict = WatchShardSprt(dir, options.peer_check_ms, workers_done,
-                                      &stop);
+      global_verdict =
+          WatchShardSprt(dir, options.peer_check_ms, workers_done, &stop);
     });
   }
   std::thread report_watch;
   if (options.report_interval_ms > 0) {
-    report_watch = std::thread(
-        [&] { RewriteReportWhileRunning(dir, log_path, options, workers_done); });
+    report_watch = std::thread([&] {
+      RewriteReportWhileRunning(dir, log_path, options, workers_done);
+    });
   }
   for (std::thread& t : threads) t.join();
   workers_done = true;
@@ -730,15 +734,15 @@ absl::Status WriteDerivedFiles(const std::string& dir, const LogContents& log,
                                MatchSummary* summary) {
   // The PGN and the report first, so that result.textproto holds the final
   // exit code.
-  absl::Status pgn = WriteFileAtomically(
-      (fs::path(dir) / "games.pgn").string(), LogToPgn(log));
+  absl::Status pgn = WriteFileAtomically((fs::path(dir) / "games.pgn").string(),
+                                         LogToPgn(log));
   if (!pgn.ok()) MarkIoError(summary);
   absl::Status report = WriteMatchReport(log, *summary, dir);
   if (!report.ok()) MarkIoError(summary);
   std::string text;
   google::protobuf::TextFormat::PrintToString(*summary, &text);
-  absl::Status result = WriteFileAtomically(
-      (fs::path(dir) / "result.textproto").string(), text);
+  absl::Status result =
+      WriteFileAtomically((fs::path(dir) / "result.textproto").string(), text);
   return !pgn.ok() ? pgn : !report.ok() ? report : result;
 }
 
@@ -749,19 +753,27 @@ absl::StatusOr<MatchLog> ReadMatchLog(const std::string& log_path) {
     return absl::InvalidArgumentError(absl::StrCat(log_path, ": empty log"));
   }
   if (!log->damage.empty()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(log_path, ": damaged records (see arena summary): ",
-                     log->damage.front()));
+    return absl::InvalidArgumentError(absl::StrCat(
+        log_path,
+        ": damaged records (see arena summary): ", log->damage.front()));
   }
   return MatchLog{std::move(log->header), std::move(log->games)};
 }
 
 absl::StatusOr<MatchSummary> SummarizeLog(const std::string& log_path) {
-  absl::StatusOr<LogContents> log = ReadLog(log_path);
+  // A batch of games at a time: a large log is never held in memory.
+  std::optional<Standings> standings;
+  absl::StatusOr<LogScan> log = ScanLogFile(
+      log_path,
+      [&](const LogScan& scan, absl::Span<const GameRecord* const> games) {
+        if (!standings) standings.emplace(StandingsConfig(scan.header));
+        for (const GameRecord* g : games) standings->Add(*g);
+      });
   if (!log.ok()) return log.status();
   if (log->empty())
     return absl::InvalidArgumentError(absl::StrCat(log_path, ": empty log"));
-  return SummarizeLog(*log);
+  if (!standings) standings.emplace(StandingsConfig(log->header));
+  return SummarizeScan(*log, *standings);
 }
 
 std::string LogToPgn(const LogContents& log) {

@@ -1,9 +1,9 @@
 #include "arena/report.h"
 
 #include <algorithm>
-#include <atomic>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
@@ -23,29 +23,6 @@ namespace fs = std::filesystem;
 constexpr int kProgressSamples = 300;
 constexpr char kChunkDir[] = "report-games";
 
-// Standings recomputed in log order, sampled about kProgressSamples times.
-std::vector<std::vector<EloSample>> Progress(const LogContents& log,
-                                             size_t pairings) {
-  MatchConfig config = log.header.config();
-  if (log.header.shard_count() > 0) config.clear_sprt();
-  Standings standings(config);
-  std::vector<std::vector<EloSample>> progress(pairings);
-  const size_t step = std::max<size_t>(1, log.games.size() / kProgressSamples);
-  for (size_t i = 0; i < log.games.size(); ++i) {
-    standings.Add(log.games[i]);
-    if ((i + 1) % step != 0 && i + 1 != log.games.size()) continue;
-    for (size_t p = 0; p < pairings; ++p) {
-      const PairingSummary s = standings.Summary(int(p));
-      if (s.games() == 0 ||
-          (!progress[p].empty() && progress[p].back().games == s.games()))
-        continue;
-      progress[p].push_back(
-          EloSample{s.games(), s.has_elo(), s.elo(), s.elo_error(), s.llr()});
-    }
-  }
-  return progress;
-}
-
 // The mover's side is White when the number of plies before it is even in a
 // game whose opening position has White to move.
 bool WhiteToMoveAt(const GameRecord& g, int ply) {
@@ -53,30 +30,23 @@ bool WhiteToMoveAt(const GameRecord& g, int ply) {
   return (ply % 2 == 0) == white_first;
 }
 
-std::vector<std::vector<PhaseCell>> Phases(
-    const std::vector<const GameRecord*>& games,
-    const std::map<std::string, int>& player_index, size_t players) {
-  std::vector<std::vector<PhaseCell>> phases(
-      players, std::vector<PhaseCell>(kPhaseCells));
-  for (const GameRecord* g : games) {
-    const auto white = player_index.find(g->white());
-    const auto black = player_index.find(g->black());
-    if (white == player_index.end() || black == player_index.end()) continue;
-    // Plies from the book's start: the opening's own moves count.
-    const int book_plies = g->opening_moves_size();
-    for (int ply = 0; ply < g->moves_size(); ++ply) {
-      const MoveRecord& m = g->moves(ply);
-      const int mover = WhiteToMoveAt(*g, ply) ? white->second : black->second;
-      const int move_number = (book_plies + ply) / 2;
-      PhaseCell& cell =
-          phases[mover][std::min(kPhaseCells - 1, move_number / kPhaseMoves)];
-      ++cell.moves;
-      cell.time_ms += double(m.time_ms());
-      cell.depth += m.depth();
-      cell.nodes += double(m.nodes());
-    }
+// Each move's time, depth and nodes into its mover's stretch of the game.
+void AddPhases(const GameRecord& g, int white, int black,
+               std::vector<std::vector<PhaseCell>>* phases) {
+  // Plies from the book's start: the opening's own moves count.
+  const int book_plies = g.opening_moves_size();
+  const bool white_first = WhiteToMoveAt(g, 0);
+  for (int ply = 0; ply < g.moves_size(); ++ply) {
+    const MoveRecord& m = g.moves(ply);
+    const int mover = (ply % 2 == 0) == white_first ? white : black;
+    const int move_number = (book_plies + ply) / 2;
+    PhaseCell& cell =
+        (*phases)[mover][std::min(kPhaseCells - 1, move_number / kPhaseMoves)];
+    ++cell.moves;
+    cell.time_ms += double(m.time_ms());
+    cell.depth += m.depth();
+    cell.nodes += double(m.nodes());
   }
-  return phases;
 }
 
 std::string Percent(double share) {
@@ -269,31 +239,25 @@ void AppendGameMoves(const GameRecord& g, std::string* out) {
   out->append("]]");
 }
 
-// Chunk c: reportGames(c, [games c * per_chunk ...]), rendered on every core.
-std::vector<std::string> RenderChunks(
-    const std::vector<const GameRecord*>& games, int per_chunk) {
-  const int chunks = int((games.size() + per_chunk - 1) / per_chunk);
+// Chunk c: reportGames(c, [games c * per_chunk ...]).
+std::vector<std::string> RenderChunks(const std::vector<std::string>& moves,
+                                      int per_chunk) {
+  const size_t chunks = (moves.size() + per_chunk - 1) / per_chunk;
   std::vector<std::string> texts(chunks);
-  std::atomic<int> next{0};
-  auto work = [&] {
-    for (int c; (c = next.fetch_add(1)) < chunks;) {
-      std::string& text = texts[c];
-      absl::StrAppend(&text, "reportGames(", c, ",[");
-      const size_t end =
-          std::min(games.size(), size_t(c + 1) * size_t(per_chunk));
-      for (size_t i = size_t(c) * per_chunk; i < end; ++i) {
-        if (i % per_chunk) text.push_back(',');
-        AppendGameMoves(*games[i], &text);
-      }
-      text.append("]);\n");
+  for (size_t c = 0; c < chunks; ++c) {
+    const size_t first = c * per_chunk;
+    const size_t end = std::min(moves.size(), first + per_chunk);
+    size_t bytes = 32;
+    for (size_t i = first; i < end; ++i) bytes += moves[i].size() + 1;
+    std::string& text = texts[c];
+    text.reserve(bytes);
+    absl::StrAppend(&text, "reportGames(", c, ",[");
+    for (size_t i = first; i < end; ++i) {
+      if (i > first) text.push_back(',');
+      text.append(moves[i]);
     }
-  };
-  const int threads = std::clamp<int>(std::thread::hardware_concurrency(), 1,
-                                      std::max(1, chunks));
-  std::vector<std::thread> workers;
-  for (int t = 1; t < threads; ++t) workers.emplace_back(work);
-  work();
-  for (std::thread& w : workers) w.join();
+    text.append("]);\n");
+  }
   return texts;
 }
 
@@ -363,16 +327,11 @@ std::string DataJson(const MatchReportData& d, const MatchHeader& header,
   }
   // index, white, black, result, termination, plies, round, opening
   absl::StrAppend(&json, "],\"games\":[");
-  auto index = [&](const std::string& name) {
-    const auto found = d.player_index.find(name);
-    return found == d.player_index.end() ? 0 : found->second;
-  };
   for (size_t i = 0; i < d.games.size(); ++i) {
-    const GameRecord& g = *d.games[i];
-    absl::StrAppend(&json, i ? "," : "", g.index(), ",", index(g.white()), ",",
-                    index(g.black()), ",", int(g.result()), ",",
-                    int(g.termination()), ",", g.moves_size(), ",", g.round(),
-                    ",", g.opening_index());
+    const GameListing& g = d.games[i];
+    absl::StrAppend(&json, i ? "," : "", g.index, ",", g.white, ",", g.black,
+                    ",", g.result, ",", g.termination, ",", g.plies, ",",
+                    g.round, ",", g.opening);
   }
   absl::StrAppend(&json, "],\"chunks\":{\"count\":", chunks,
                   ",\"size\":", options.games_per_chunk,
@@ -395,34 +354,141 @@ int WhiteViewScore(const MoveRecord& move, bool white_moved) {
   return white_moved ? score : -score;
 }
 
+MatchReportBuilder::MatchReportBuilder(const MatchHeader& header,
+                                       size_t expected_games)
+    : standings_(StandingsConfig(header)),
+      sample_every_(std::max<size_t>(1, expected_games / kProgressSamples)) {
+  const MatchConfig& config = header.config();
+  for (const PlayerConfig& p : config.players()) {
+    data_.player_index[p.name()] = int(data_.players.size());
+    data_.players.push_back(p.name());
+  }
+  data_.pairings = Pairings(config);
+  data_.progress.resize(data_.pairings.size());
+  data_.phases.assign(data_.players.size(),
+                      std::vector<PhaseCell>(kPhaseCells));
+}
+
+void MatchReportBuilder::SampleProgress() {
+  for (size_t p = 0; p < data_.progress.size(); ++p) {
+    const PairingSummary s = standings_.Summary(int(p));
+    std::vector<EloSample>& samples = data_.progress[p];
+    if (s.games() == 0 ||
+        (!samples.empty() && samples.back().games == s.games()))
+      continue;
+    samples.push_back(
+        EloSample{s.games(), s.has_elo(), s.elo(), s.elo_error(), s.llr()});
+  }
+}
+
+void MatchReportBuilder::Add(absl::Span<const GameRecord* const> games) {
+  auto index = [&](const std::string& name) {
+    const auto found = data_.player_index.find(name);
+    return found == data_.player_index.end() ? -1 : found->second;
+  };
+  const size_t first = data_.games.size();
+  for (const GameRecord* g : games) {
+    const int white = index(g->white()), black = index(g->black());
+    data_.games.push_back(GameListing{
+        g->index(), white, black, int(g->result()), int(g->termination()),
+        g->moves_size(), g->round(), g->opening_index()});
+    standings_.Add(*g);
+    if (++added_ % sample_every_ == 0) SampleProgress();
+  }
+  // Going through every move (the viewer's moves, the sums per stretch of
+  // the game) is most of the work: on every core, each with its own sums.
+  data_.moves.resize(data_.games.size());
+  const size_t threads =
+      games.size() < 64
+          ? 1
+          : std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 64);
+  std::vector<std::vector<std::vector<PhaseCell>>> phases(
+      threads, std::vector<std::vector<PhaseCell>>(
+                   data_.players.size(), std::vector<PhaseCell>(kPhaseCells)));
+  auto render = [&](size_t t) {
+    for (size_t i = games.size() * t / threads;
+         i < games.size() * (t + 1) / threads; ++i) {
+      GameListing& listing = data_.games[first + i];
+      AppendGameMoves(*games[i], &data_.moves[first + i]);
+      if (listing.white >= 0 && listing.black >= 0)
+        AddPhases(*games[i], listing.white, listing.black, &phases[t]);
+    }
+  };
+  std::vector<std::thread> workers;
+  for (size_t t = 1; t < threads; ++t) workers.emplace_back(render, t);
+  render(0);
+  for (std::thread& w : workers) w.join();
+  for (const auto& part : phases) {
+    for (size_t p = 0; p < part.size(); ++p) {
+      for (int c = 0; c < kPhaseCells; ++c) {
+        PhaseCell& cell = data_.phases[p][c];
+        cell.moves += part[p][c].moves;
+        cell.time_ms += part[p][c].time_ms;
+        cell.depth += part[p][c].depth;
+        cell.nodes += part[p][c].nodes;
+      }
+    }
+  }
+  for (size_t i = first; i < data_.games.size(); ++i) {
+    data_.games[i].white = std::max(data_.games[i].white, 0);
+    data_.games[i].black = std::max(data_.games[i].black, 0);
+  }
+}
+
+MatchReportData MatchReportBuilder::Finish(const MatchSummary& summary) && {
+  SampleProgress();
+  data_.summary = summary;
+  // A summary of other pairings (foreign input) must not index past ours.
+  data_.pairings.resize(
+      std::min<size_t>(data_.pairings.size(), size_t(summary.pairings_size())));
+  // By schedule index: the order of the game list and the move chunks.
+  std::vector<size_t> order(data_.games.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return data_.games[a].index < data_.games[b].index;
+  });
+  std::vector<GameListing> games(order.size());
+  std::vector<std::string> moves(order.size());
+  for (size_t i = 0; i < order.size(); ++i) {
+    games[i] = data_.games[order[i]];
+    moves[i] = std::move(data_.moves[order[i]]);
+  }
+  data_.games = std::move(games);
+  data_.moves = std::move(moves);
+  return std::move(data_);
+}
+
 MatchReportData BuildMatchReportData(const LogContents& log,
                                      const MatchSummary& summary) {
-  MatchReportData d;
-  d.summary = summary;
-  const MatchConfig& config = log.header.config();
-  for (const PlayerConfig& p : config.players()) {
-    d.player_index[p.name()] = int(d.players.size());
-    d.players.push_back(p.name());
-  }
-  d.pairings = Pairings(config);
-  // A summary of other pairings (foreign input) must not index past ours.
-  d.pairings.resize(
-      std::min<size_t>(d.pairings.size(), size_t(summary.pairings_size())));
-  d.progress = Progress(log, d.pairings.size());
-  for (const GameRecord& g : log.games) d.games.push_back(&g);
-  std::sort(d.games.begin(), d.games.end(),
-            [](const GameRecord* a, const GameRecord* b) {
-              return a->index() < b->index();
-            });
-  d.phases = Phases(d.games, d.player_index, d.players.size());
-  return d;
+  MatchReportBuilder builder(log.header, log.games.size());
+  std::vector<const GameRecord*> games;
+  for (const GameRecord& g : log.games) games.push_back(&g);
+  builder.Add(games);
+  return std::move(builder).Finish(summary);
+}
+
+absl::StatusOr<ReportedLog> ReadLogForReport(const std::string& log_path) {
+  std::optional<MatchReportBuilder> builder;
+  absl::StatusOr<LogScan> scan = ScanLogFile(
+      log_path,
+      [&](const LogScan& scan, absl::Span<const GameRecord* const> games) {
+        if (!builder) builder.emplace(scan.header, scan.game_records);
+        builder->Add(games);
+      });
+  if (!scan.ok()) return scan.status();
+  if (scan->empty())
+    return absl::InvalidArgumentError(absl::StrCat(log_path, ": empty log"));
+  if (!builder) builder.emplace(scan->header, 0);
+  const MatchSummary summary = SummarizeScan(*scan, builder->standings());
+  return ReportedLog{std::move(scan->header),
+                     std::move(*builder).Finish(summary)};
 }
 
 std::vector<ReportFile> RenderMatchReport(const MatchReportData& data,
                                           const MatchHeader& header,
                                           const ReportOptions& options) {
   const int per_chunk = std::max(1, options.games_per_chunk);
-  std::vector<std::string> texts = RenderChunks(data.games, per_chunk);
+  std::vector<std::string> texts = RenderChunks(data.moves, per_chunk);
   const int chunks = int(texts.size());
   std::vector<ReportFile> chunk_files;
   size_t bytes = 0;
@@ -452,8 +518,14 @@ absl::Status WriteMatchReport(const LogContents& log,
                               const MatchSummary& summary,
                               const std::string& dir,
                               const ReportOptions& options) {
-  const MatchReportData data = BuildMatchReportData(log, summary);
-  std::vector<ReportFile> files = RenderMatchReport(data, log.header, options);
+  return WriteMatchReport(BuildMatchReportData(log, summary), log.header, dir,
+                          options);
+}
+
+absl::Status WriteMatchReport(const MatchReportData& data,
+                              const MatchHeader& header, const std::string& dir,
+                              const ReportOptions& options) {
+  std::vector<ReportFile> files = RenderMatchReport(data, header, options);
   const fs::path chunk_dir = fs::path(dir) / kChunkDir;
   std::error_code ec;
   fs::remove_all(chunk_dir, ec);

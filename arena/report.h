@@ -12,8 +12,11 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
 #include "arena/log_reader.h"
 #include "arena/match_log.pb.h"
+#include "arena/standings.h"
 
 namespace chess {
 
@@ -33,6 +36,12 @@ struct PhaseCell {
 inline constexpr int kPhaseMoves = 10;  // moves per stretch
 inline constexpr int kPhaseCells = 8;   // the last holds every later move
 
+// A game as the page's game list shows it (players by index in `players`).
+struct GameListing {
+  int index = 0, white = 0, black = 0, result = 0, termination = 0;
+  int plies = 0, round = 0, opening = 0;
+};
+
 struct MatchReportData {
   MatchSummary summary;
   std::vector<std::string> players;
@@ -40,11 +49,38 @@ struct MatchReportData {
   std::vector<std::pair<int, int>> pairings;     // player indices
   std::vector<std::vector<EloSample>> progress;  // per pairing
   std::vector<std::vector<PhaseCell>> phases;    // per player
-  std::vector<const GameRecord*> games;          // by schedule index
+  std::vector<GameListing> games;                // by schedule index
+  // Per game of `games`, the viewer's data: [opening FEN, moves, scores].
+  std::vector<std::string> moves;
 };
 
-// `log` must outlive the result (games point into it). `summary` is the one
-// result.textproto holds.
+// Builds the report's data from a log's games as they come, in log order, so
+// that a large log need not be held in memory (see ScanLog): each game leaves
+// only its listing, its compact moves and its share of the sums.
+class MatchReportBuilder {
+ public:
+  // `expected_games` spaces the Elo and LLR samples (about 300 of them).
+  MatchReportBuilder(const MatchHeader& header, size_t expected_games);
+  MatchReportBuilder(const MatchReportBuilder&) = delete;
+  MatchReportBuilder& operator=(const MatchReportBuilder&) = delete;
+
+  // Games in log order; their moves are rendered on every core.
+  void Add(absl::Span<const GameRecord* const> games);
+  // The standings of the games added: the summary is built on them.
+  const Standings& standings() const { return standings_; }
+  // `summary` is the one result.textproto holds.
+  MatchReportData Finish(const MatchSummary& summary) &&;
+
+ private:
+  void SampleProgress();
+
+  Standings standings_;
+  size_t sample_every_;
+  size_t added_ = 0;
+  MatchReportData data_;
+};
+
+// `summary` is the one result.textproto holds.
 MatchReportData BuildMatchReportData(const LogContents& log,
                                      const MatchSummary& summary);
 
@@ -67,10 +103,23 @@ std::vector<ReportFile> RenderMatchReport(const MatchReportData& data,
 
 // Renders and writes the report into `dir` (each file atomically; chunks
 // before the page that loads them; stale chunks removed).
+absl::Status WriteMatchReport(const MatchReportData& data,
+                              const MatchHeader& header, const std::string& dir,
+                              const ReportOptions& options = {});
 absl::Status WriteMatchReport(const LogContents& log,
                               const MatchSummary& summary,
                               const std::string& dir,
                               const ReportOptions& options = {});
+
+// A log file read for its report a batch of games at a time (see ScanLog):
+// what `arena report` and a running match's report read. `data.summary` is
+// the one SummarizeLog gives. Errors are ReadLog's, and InvalidArgument for an
+// empty log.
+struct ReportedLog {
+  MatchHeader header;
+  MatchReportData data;
+};
+absl::StatusOr<ReportedLog> ReadLogForReport(const std::string& log_path);
 
 // The mover's score from White's side, as the page's evaluation graph reads
 // it: centipawns, or +-(100000 + moves to mate); kNoScore when the engine

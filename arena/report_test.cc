@@ -10,6 +10,7 @@
 #include "common/files.h"
 #include "common/sanitizer.h"
 #include "gmock/gmock.h"
+#include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
 
 namespace chess {
@@ -112,7 +113,39 @@ TEST_F(ReportTest, PhasesCountEveryMoveOnce) {
   EXPECT_EQ(counted, moves);
   ASSERT_EQ(d.games.size(), log_->games.size());
   for (size_t i = 0; i < d.games.size(); ++i)
-    EXPECT_EQ(d.games[i]->index(), int(i)) << "by schedule index";
+    EXPECT_EQ(d.games[i].index, int(i)) << "by schedule index";
+}
+
+// `arena report` reads the log a batch of games at a time: the same data as
+// from the log held in memory.
+TEST_F(ReportTest, ReadingTheLogFileGivesTheSameData) {
+  const MatchSummary summary = SummarizeLog(*log_);
+  const MatchReportData held = BuildMatchReportData(*log_, summary);
+  auto read = ReadLogForReport(*dir_ + "/games.log");
+  ASSERT_TRUE(read.ok()) << read.status();
+  const MatchReportData& d = read->data;
+  EXPECT_TRUE(
+      google::protobuf::util::MessageDifferencer::Equals(d.summary, summary));
+  EXPECT_EQ(d.moves, held.moves);
+  ASSERT_EQ(d.games.size(), held.games.size());
+  for (size_t i = 0; i < d.games.size(); ++i) {
+    EXPECT_EQ(d.games[i].index, held.games[i].index);
+    EXPECT_EQ(d.games[i].plies, held.games[i].plies);
+    EXPECT_EQ(d.games[i].termination, held.games[i].termination);
+  }
+  ASSERT_EQ(d.progress.size(), held.progress.size());
+  for (size_t p = 0; p < d.progress.size(); ++p) {
+    ASSERT_EQ(d.progress[p].size(), held.progress[p].size());
+    for (size_t i = 0; i < d.progress[p].size(); ++i)
+      EXPECT_EQ(d.progress[p][i].games, held.progress[p][i].games);
+  }
+  for (size_t p = 0; p < d.phases.size(); ++p)
+    for (int c = 0; c < kPhaseCells; ++c)
+      EXPECT_EQ(d.phases[p][c].moves, held.phases[p][c].moves);
+  EXPECT_EQ(RenderMatchReport(d, read->header)[0].contents,
+            RenderMatchReport(held, log_->header)[0].contents);
+  EXPECT_THAT(ReadLogForReport(*dir_ + "/missing.log").status().message(),
+              HasSubstr("no such file"));
 }
 
 TEST_F(ReportTest, LargeLogsLoadTheirMovesInChunks) {

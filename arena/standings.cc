@@ -29,18 +29,28 @@ std::string SummaryVerdict(const MatchSummary& s, int exit_code) {
 }
 
 void NameShard(int index, int count, MatchSummary* summary) {
-  summary->set_name(absl::StrCat(
-      summary->name().empty() ? "(unnamed)" : summary->name(), " (shard ",
-      index, "/", count, ")"));
+  summary->set_name(
+      absl::StrCat(summary->name().empty() ? "(unnamed)" : summary->name(),
+                   " (shard ", index, "/", count, ")"));
+}
+
+MatchConfig StandingsConfig(const MatchHeader& header) {
+  MatchConfig config = header.config();
+  // A shard's SPRT is decided on the merge of all shards.
+  if (header.shard_count() > 0) config.clear_sprt();
+  return config;
 }
 
 MatchSummary SummarizeLog(const LogContents& log) {
-  const MatchHeader& h = log.header;
-  const bool shard = h.shard_count() > 0;
-  MatchConfig config = h.config();
-  if (shard) config.clear_sprt();  // decided on the merge of all shards
+  const MatchConfig config = StandingsConfig(log.header);
   Standings standings(config);
   for (const GameRecord& g : log.games) standings.Add(g);
+  return SummarizeScan(log, standings);
+}
+
+MatchSummary SummarizeScan(const LogScan& log, const Standings& standings) {
+  const MatchHeader& h = log.header;
+  const bool shard = h.shard_count() > 0;
   MatchSummary summary = standings.Build(
       shard ? ShardSize(h.scheduled_games(), h.shard_index(), h.shard_count())
             : h.scheduled_games());
@@ -72,8 +82,8 @@ std::string FormatSummary(const MatchSummary& m) {
           &s,
           "  Elo: not measurable yet (%s: the results do not vary, so no "
           "interval exists)\n",
-          p.games() == 0 ? "no games" : absl::StrFormat("a %.1f%% score",
-                                                        100 * p.score()));
+          p.games() == 0 ? "no games"
+                         : absl::StrFormat("a %.1f%% score", 100 * p.score()));
     } else {
       absl::StrAppendFormat(
           &s, "  Elo: %+.1f +- %.1f (95%%)  nElo: %+.1f +- %.1f  LOS: %.1f%%\n",

@@ -18,8 +18,7 @@
 
 namespace chess {
 
-inline double FirstPlayerPoints(const GameRecord& g,
-                                const std::string& first) {
+inline double FirstPlayerPoints(const GameRecord& g, const std::string& first) {
   if (g.result() == GameRecord::DRAW) return 0.5;
   const bool white_won = g.result() == GameRecord::WHITE_WINS;
   return (g.white() == first) == white_won ? 1.0 : 0.0;
@@ -98,7 +97,8 @@ class Standings {
           s.set_sprt("inconclusive");
           s.set_sprt_verdict(SPRT_CONTINUE);
           break;
-      }    }
+      }
+    }
     return s;
   }
 
@@ -137,7 +137,7 @@ class Standings {
                           ? SprtModel::kLogistic
                           : SprtModel::kNormalized};
   }
-  const MatchConfig& config_;
+  MatchConfig config_;
   std::vector<std::pair<int, int>> pairings_;
   std::vector<Entry> per_pairing_;
   std::map<std::string, int> terminations_;
@@ -154,6 +154,11 @@ void NameShard(int index, int count, MatchSummary* summary);
 // Standings recomputed from a log already read; it must not be empty. A log
 // with damaged records gets exit code 2.
 MatchSummary SummarizeLog(const LogContents& log);
+
+// The same for a log read by ScanLog, its games added as they came to
+// `standings`, which was built on StandingsConfig(log.header).
+MatchConfig StandingsConfig(const MatchHeader& header);
+MatchSummary SummarizeScan(const LogScan& log, const Standings& standings);
 
 // The report that `arena` prints.
 std::string FormatSummary(const MatchSummary& summary);

@@ -1,17 +1,57 @@
 #include "common/files.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
+#include <thread>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 
 namespace chess {
+namespace {
+
+// Reads [0, size) of `fd` into `out` in equal parts on every core, for a large
+// file: copying it out of the page cache and faulting in the string's pages
+// is most of reading a large log, and one core does it at a fraction of the
+// machine's pace. Returns how far the file was read without a gap (the caller
+// reads on from there, and reads again whatever failed).
+size_t ReadInParallel(int fd, size_t size, char* out) {
+  constexpr size_t kPartBytes = 32 << 20;
+  const size_t parts = std::clamp<size_t>(
+      std::min<size_t>(size / kPartBytes, std::thread::hardware_concurrency()),
+      1, 16);
+  std::vector<size_t> done(parts);
+  auto read_part = [&](size_t p) {
+    const size_t begin = size * p / parts, end = size * (p + 1) / parts;
+    size_t at = begin;
+    while (at < end) {
+      const ssize_t n = ::pread(fd, out + at, end - at, off_t(at));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      at += size_t(n);
+    }
+    done[p] = at - begin;
+  };
+  std::vector<std::thread> readers;
+  for (size_t p = 1; p < parts; ++p) readers.emplace_back(read_part, p);
+  read_part(0);
+  for (std::thread& r : readers) r.join();
+  size_t read = 0;
+  for (size_t p = 0; p < parts; ++p) {
+    read += done[p];
+    if (read != size * (p + 1) / parts) break;
+  }
+  return read;
+}
+
+}  // namespace
 
 absl::StatusOr<std::string> ReadFile(const std::string& path) {
   std::error_code ec;
@@ -27,13 +67,32 @@ absl::StatusOr<std::string> ReadFile(const std::string& path) {
     return absl::InvalidArgumentError(
         absl::StrCat(path, ": is not a regular file"));
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", path));
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return absl::NotFoundError(absl::StrCat("cannot read ", path));
+  // Read straight into a string of the file's size (a match log can be
+  // hundreds of megabytes: no chunk copied twice, no string regrown); a file
+  // that grows meanwhile, or a pipe, is read to its end all the same.
+  struct stat info;
   std::string data;
-  char chunk[1 << 16];
-  while (in.read(chunk, sizeof chunk) || in.gcount() > 0)
-    data.append(chunk, size_t(in.gcount()));
-  if (in.bad()) return absl::DataLossError(absl::StrCat("cannot read ", path));
+  size_t size = 0;
+  if (::fstat(fd, &info) == 0 && S_ISREG(info.st_mode)) {
+    data.resize(size_t(info.st_size) + 1);
+    size = ReadInParallel(fd, size_t(info.st_size), data.data());
+  }
+  for (;;) {
+    if (size == data.size()) data.resize(std::max<size_t>(1 << 16, 2 * size));
+    const ssize_t n =
+        ::pread(fd, data.data() + size, data.size() - size, off_t(size));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      ::close(fd);
+      return absl::DataLossError(absl::StrCat("cannot read ", path));
+    }
+    if (n == 0) break;
+    size += size_t(n);
+  }
+  ::close(fd);
+  data.resize(size);
   return data;
 }
 
@@ -62,14 +121,15 @@ absl::Status WriteFileAtomically(const std::string& path,
   if (error.empty()) SyncDirectoryOf(path);
   if (!error.empty()) {
     ::unlink(tmp.c_str());
-    return absl::InternalError(absl::StrCat(path, ": ", error,
-                                            " (the previous file is kept)"));
+    return absl::InternalError(
+        absl::StrCat(path, ": ", error, " (the previous file is kept)"));
   }
   return absl::OkStatus();
 }
 
 void SyncDirectoryOf(const std::string& path) {
-  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  const std::filesystem::path parent =
+      std::filesystem::path(path).parent_path();
   const std::filesystem::path dir = parent.empty() ? "." : parent;
   const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) return;  // the file is written; only its durability is weaker

@@ -98,6 +98,51 @@ TEST(MoveGen, NoisyModeIsCapturesAndPromotions) {
   for (Move m : noisy) EXPECT_TRUE(m.is_promotion());
 }
 
+// Every (from, to, promotion) in `pos` and the positions up to `plies` after
+// it: FindLegalMove finds exactly the generator's move, or none.
+void ExpectFindLegalMoveAgrees(const Position& pos, int plies) {
+  const MoveList legal = LegalMoves(pos);
+  for (Square from = 0; from < 64; ++from) {
+    const bool ours = pos.piece_on(from) != kNoPiece &&
+                      ColorOf(pos.piece_on(from)) == pos.side_to_move();
+    if (!ours && plies > 0) continue;  // the start positions try them all
+    Move expected[64][kNoPieceType + 1] = {};  // by target and promotion
+    for (Move m : legal) {
+      if (m.from() == from)
+        expected[m.to()][m.is_promotion() ? m.promotion_type() : kNoPieceType] =
+            m;
+    }
+    for (Square to = 0; to < 64; ++to) {
+      for (int p = kKnight; p <= kNoPieceType; ++p) {
+        if (p == kKing) continue;
+        ASSERT_EQ(FindLegalMove(pos, from, to, PieceType(p)), expected[to][p])
+            << pos.ToFen() << " " << SquareName(from) << SquareName(to)
+            << " promotion " << p;
+      }
+    }
+  }
+  if (plies == 0) return;
+  for (Move m : legal) {
+    Position next = pos;
+    next.MakeMove(m);
+    ExpectFindLegalMoveAgrees(next, plies - 1);
+    if (testing::Test::HasFatalFailure()) return;
+  }
+}
+
+TEST(MoveGen, FindLegalMoveAgreesWithTheGenerator) {
+  for (const StandardCase& c : kStandard)
+    ExpectFindLegalMoveAgrees(*Position::FromFen(c.fen), 2);
+  // En passant with a pin along the rank, out of check, castling through an
+  // attacked square, promotions with and without capture.
+  for (const char* fen :
+       {"8/8/8/K2pP2r/8/8/8/7k w - d6 0 1", "8/8/8/4k3/3Pp3/8/8/4K3 b - d3 0 1",
+        "r3k2r/8/8/8/8/8/6b1/R3K2R w KQkq - 0 1",
+        "1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1",
+        "4k3/8/8/8/8/8/p6p/1N2K1N1 b - - 0 1"})
+    ExpectFindLegalMoveAgrees(*Position::FromFen(fen), 2);
+}
+
 TEST(MoveGen, CastlingThroughCheckIsIllegal) {
   Position pos = *Position::FromFen("r3k2r/8/8/8/8/8/6b1/R3K2R w KQkq - 0 1");
   std::vector<std::string> moves = UciMoves(pos);

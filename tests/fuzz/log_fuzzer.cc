@@ -1,7 +1,8 @@
 // Match logs: framing, checksums, headers and game records, hostile or
 // damaged. Whatever is read is summarised and exported to PGN without a
 // crash; the input's checksums are fixed up first half the time, so that
-// CRC-valid but hostile records are reached.
+// CRC-valid but hostile records are reached. The batch reader (ScanLog, behind
+// `arena summary` and `arena report`) must find what ParseLog finds.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -20,7 +21,8 @@ std::string FixChecksums(std::string data) {
     uint32_t length = 0;
     for (int i = 3; i >= 0; --i) length = (length << 8) | uint8_t(data[at + i]);
     if (length > data.size() - at - 8) break;
-    const uint32_t crc = chess::Crc32c(absl::string_view(data).substr(at + 8, length));
+    const uint32_t crc =
+        chess::Crc32c(absl::string_view(data).substr(at + 8, length));
     for (int i = 0; i < 4; ++i) data[at + 4 + i] = char(crc >> (8 * i));
     at += 8 + length;
   }
@@ -34,7 +36,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string bytes(reinterpret_cast<const char*>(data) + 1, size - 1);
   if (data[0] & 1) bytes = FixChecksums(std::move(bytes));
   absl::StatusOr<chess::LogContents> log = chess::ParseLog(bytes, "fuzz.log");
+  size_t scanned = 0;
+  absl::StatusOr<chess::LogScan> scan = chess::ScanLog(
+      bytes, "fuzz.log",
+      [&](const chess::LogScan&, absl::Span<const chess::GameRecord* const> g) {
+        for (const chess::GameRecord* game : g) {
+          if (!log.ok() || scanned >= log->games.size() ||
+              game->index() != log->games[scanned].index())
+            __builtin_trap();
+          ++scanned;
+        }
+      });
+  if (scan.ok() != log.ok()) __builtin_trap();
   if (!log.ok() || log->empty()) return 0;
+  if (scanned != log->games.size() || scan->damage != log->damage ||
+      scan->duplicates != log->duplicates)
+    __builtin_trap();
   chess::MatchSummary summary = chess::SummarizeLog(*log);
   (void)chess::FormatSummary(summary);
   (void)chess::LogToPgn(*log);
