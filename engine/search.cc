@@ -14,8 +14,14 @@ constexpr int kTTMoveScore = 1 << 30;
 constexpr int kGoodNoisyScore = 1 << 28;
 constexpr int kKillerScore = 1 << 27;
 constexpr int kHistoryMax = 1 << 20;
-// Captures that lose material come after every quiet move (history scores lie
-// within +-kHistoryMax).
+// A piece (of either colour) on a square: the index of continuation history.
+constexpr int kPieceSquares = 12 * 64;
+int PieceSquare(Piece piece, Square to) {
+  return (ColorOf(piece) * 6 + TypeOf(piece)) * 64 + to;
+}
+// Captures that lose material come after every quiet move (a quiet move's
+// score, its history and two continuation entries, lies within
+// +-3 kHistoryMax).
 constexpr int kBadNoisyScore = -(1 << 25);
 
 // Victim-major, attacker-minor order value for captures (MVV-LVA).
@@ -80,6 +86,18 @@ void Engine::NewGame() {
   std::memset(killers_, 0, sizeof(killers_));
   std::fill(&counter_moves_[0][0], &counter_moves_[0][0] + 64 * 64,
             Move::None());
+  continuation_.assign(kPieceSquares * kPieceSquares, 0);
+}
+
+const int* Engine::ContinuationRow(int ply, int back) const {
+  if (!params_.order_continuation_history() || ply < back ||
+      continuation_.empty())
+    return nullptr;
+  const Move earlier = path_moves_[ply - back];
+  if (earlier.is_none()) return nullptr;
+  return &continuation_[size_t(PieceSquare(path_pieces_[ply - back],
+                                           earlier.to())) *
+                        kPieceSquares];
 }
 
 int Engine::Evaluate(const Position& pos) const {
@@ -91,9 +109,7 @@ int Engine::Evaluate(const Position& pos) const {
   return score;
 }
 
-int64_t Engine::ElapsedMs() const {
-  return start_.Milliseconds();
-}
+int64_t Engine::ElapsedMs() const { return start_.Milliseconds(); }
 
 void Engine::SetTimeLimits(const Position& pos, const SearchLimits& limits) {
   soft_limit_ms_ = hard_limit_ms_ = 0;
@@ -158,6 +174,8 @@ void Engine::ScoreMoves(const Position& pos, const MoveList& moves,
   const Move counter = params_.order_counter_moves() && !previous.is_none()
                            ? counter_moves_[previous.from()][previous.to()]
                            : Move::None();
+  const int* continuations[] = {ContinuationRow(ply, 1),
+                                ContinuationRow(ply, 2)};
   for (size_t i = 0; i < moves.size(); ++i) {
     const Move m = moves[i];
     int score = 0;
@@ -183,6 +201,9 @@ void Engine::ScoreMoves(const Position& pos, const MoveList& moves,
       score = kKillerScore - 2;
     } else if (params_.order_history()) {
       score = history_[us][m.from()][m.to()];
+      const int reply = PieceSquare(pos.piece_on(m.from()), m.to());
+      for (const int* row : continuations)
+        if (row) score += row[reply];
     }
     scores[i] = score;
   }
@@ -202,10 +223,16 @@ void Engine::UpdateQuietStats(const Position& pos, Move best, const Move* tried,
   if (!params_.order_history()) return;
   const Color us = pos.side_to_move();
   const int bonus = std::min(depth * depth, 400);
+  int* continuations[] = {ContinuationRow(ply, 1), ContinuationRow(ply, 2)};
   auto update = [&](Move m, int delta) {
-    int& h = history_[us][m.from()][m.to()];
     // In 64 bits: h * |delta| reaches 2^20 * 12800. Stays within +-kHistoryMax.
-    h += delta - int(int64_t(h) * std::abs(delta) / kHistoryMax);
+    auto add = [&](int& h) {
+      h += delta - int(int64_t(h) * std::abs(delta) / kHistoryMax);
+    };
+    add(history_[us][m.from()][m.to()]);
+    const int reply = PieceSquare(pos.piece_on(m.from()), m.to());
+    for (int* row : continuations)
+      if (row) add(row[reply]);
   };
   update(best, bonus * 32);
   for (int i = 0; i < tried_count; ++i) {
@@ -238,13 +265,15 @@ int Engine::Quiescence(const Position& pos, int alpha, int beta, int ply) {
     PickNext(moves, scores, i);
     // A capture that loses material cannot raise alpha. ScoreMoves has
     // already run the exchange when it orders by it: its score tells.
-    if (!in_check && params_.qsearch_see_pruning() && !moves[i].is_promotion() &&
+    if (!in_check && params_.qsearch_see_pruning() &&
+        !moves[i].is_promotion() &&
         (OrdersBySee() ? scores[i] < 0 : !SeeAtLeast(pos, moves[i], 0))) {
       continue;
     }
     Position child = pos;
     child.MakeMove(moves[i]);
     path_moves_[ply] = moves[i];
+    path_pieces_[ply] = pos.piece_on(moves[i].from());
     const int score = -Quiescence(child, -beta, -alpha, ply + 1);
     if (stop_.load(std::memory_order_relaxed)) return 0;
     if (score > best) {
@@ -336,8 +365,7 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
   const bool in_check = pos.InCheck();
   const Color us = pos.side_to_move();
   // Only the non-PV pruning below reads it: PV nodes skip the evaluation.
-  const int static_eval =
-      pv_node || in_check ? -kInfinity : Evaluate(pos);
+  const int static_eval = pv_node || in_check ? -kInfinity : Evaluate(pos);
   if (params_.reverse_futility_pruning() && !pv_node && !in_check &&
       depth <= params_.rfp_max_depth() && std::abs(beta) < kMateBound &&
       static_eval - params_.rfp_margin_cp() * depth >= beta) {
@@ -367,17 +395,15 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
     --depth;  // no move from an earlier search: likely not worth a full one
   }
   const bool prune_quiets = !pv_node && !in_check;
-  const bool futile =
-      prune_quiets && params_.futility_pruning() &&
-      depth <= params_.futility_max_depth() &&
-      static_eval + params_.futility_base_cp() +
-              params_.futility_margin_cp() * depth <=
-          alpha;
-  const int late_move_count =
-      prune_quiets && params_.late_move_pruning() &&
-              depth <= params_.lmp_max_depth()
-          ? params_.lmp_base() + depth * depth
-          : 256;
+  const bool futile = prune_quiets && params_.futility_pruning() &&
+                      depth <= params_.futility_max_depth() &&
+                      static_eval + params_.futility_base_cp() +
+                              params_.futility_margin_cp() * depth <=
+                          alpha;
+  const int late_move_count = prune_quiets && params_.late_move_pruning() &&
+                                      depth <= params_.lmp_max_depth()
+                                  ? params_.lmp_base() + depth * depth
+                                  : 256;
 
   const bool pvs = params_.algorithm() == SearchParams::PVS;
   const int original_alpha = alpha;
@@ -399,6 +425,7 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
     if (may_prune && futile && !gives_check) continue;
     keys_[root_key_index_ + ply + 1] = child.key();
     path_moves_[ply] = m;
+    path_pieces_[ply] = pos.piece_on(m.from());
     const int new_depth =
         depth - 1 + (params_.check_extension() && gives_check);
 

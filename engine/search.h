@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "absl/types/span.h"
@@ -110,6 +111,12 @@ class Engine {
   }
   bool IsDraw(const Position& pos, int ply) const;
   bool ShouldStop();
+  // The continuation history row of the move `back` plies before `ply` (1 or
+  // 2), indexed by a reply's PieceSquare; null when there is none.
+  const int* ContinuationRow(int ply, int back) const;
+  int* ContinuationRow(int ply, int back) {
+    return const_cast<int*>(std::as_const(*this).ContinuationRow(ply, back));
+  }
   void UpdateQuietStats(const Position& pos, Move best, const Move* tried,
                         int tried_count, int depth, int ply);
   void UpdatePv(int ply, Move m);
@@ -134,15 +141,19 @@ class Engine {
   // Some nodes are counted without a stop check, so the clock is read at the
   // first check past this count rather than at exact multiples of 1024.
   uint64_t next_clock_check_ = 0;
-  std::vector<Key> keys_;      // game history, then the current search path
+  std::vector<Key> keys_;  // game history, then the current search path
   size_t root_key_index_ = 0;
   Move killers_[kMaxPly + 2][2];
   int history_[2][64][64];
   // The quiet move that last refuted a move from..to (counter_moves_).
   Move counter_moves_[64][64];
   // The move played from ply i to ply i + 1 on the current path (None: a
-  // null move).
+  // null move), and the piece that played it.
   Move path_moves_[kMaxPly + 2];
+  Piece path_pieces_[kMaxPly + 2];
+  // Continuation history: per earlier move (piece, target), per reply (piece,
+  // target), kPieceSquares x kPieceSquares. On the heap: 2.4 MB.
+  std::vector<int> continuation_;
   Move pv_[kMaxPly + 1][kMaxPly + 1];
   int pv_length_[kMaxPly + 1];
 };
