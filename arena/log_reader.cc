@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <set>
 #include <thread>
 
 #include "absl/container/flat_hash_set.h"

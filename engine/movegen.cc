@@ -8,18 +8,22 @@ bool MoveList::Contains(Move m) const {
   return std::find(begin(), end(), m) != end();
 }
 
+Move MoveList::Find(Square from, Square to, PieceType promotion) const {
+  for (Move m : *this) {
+    if (m.from() == from && m.to() == to &&
+        (m.is_promotion() ? m.promotion_type() : kNoPieceType) == promotion)
+      return m;
+  }
+  return Move::None();
+}
+
 namespace {
 
 // Castling and en passant are rare and have their own traps (squares passed
 // through, a rank cleared of two pawns at once): left to the generator.
 Move FindByGenerating(const Position& pos, Square from, Square to,
                       PieceType promotion) {
-  for (Move m : LegalMoves(pos)) {
-    if (m.from() == from && m.to() == to &&
-        (m.is_promotion() ? m.promotion_type() : kNoPieceType) == promotion)
-      return m;
-  }
-  return Move::None();
+  return LegalMoves(pos).Find(from, to, promotion);
 }
 
 // Whether the mover's king stands unattacked once `from` moved to `to`

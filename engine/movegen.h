@@ -52,6 +52,9 @@ class MoveList {
   bool empty() const { return size_ == 0; }
   Move operator[](size_t i) const { return moves_[i]; }
   bool Contains(Move m) const;
+  // The move from `from` to `to` promoting to `promotion` (kNoPieceType for
+  // none), or Move::None().
+  Move Find(Square from, Square to, PieceType promotion) const;
 
  private:
   union {

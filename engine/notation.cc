@@ -63,11 +63,8 @@ absl::StatusOr<Move> ParseUci(const Position& pos, absl::string_view text,
   Square from, to;
   PieceType promotion;
   if (SplitUci(text, &from, &to, &promotion)) {
-    for (Move m : legal) {
-      if (m.from() == from && m.to() == to &&
-          (m.is_promotion() ? m.promotion_type() : kNoPieceType) == promotion)
-        return m;
-    }
+    const Move m = legal.Find(from, to, promotion);
+    if (!m.is_none()) return m;
   }
   return NotLegal(pos, text);
 }
