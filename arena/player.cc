@@ -223,11 +223,21 @@ absl::StatusOr<std::string> UciProcessPlayer::ReadLine(int64_t deadline_ms) {
       Remember("<", line);
       return line;
     }
-    if (from_engine_ < 0)
-      return absl::UnavailableError("the engine is not running");
+    if (from_engine_ < 0) {
+      return absl::UnavailableError(
+          exit_description_.empty()
+              ? "the engine is not running"
+              : absl::StrCat("the engine ", exit_description_));
+    }
     const int64_t wait = deadline_ms > 0 ? deadline_ms - SteadyNowMs() : -1;
-    if (deadline_ms > 0 && wait <= 0)
-      return absl::DeadlineExceededError("no answer in time");
+    if (deadline_ms > 0 && wait <= 0) {
+      if (!Exited()) return absl::DeadlineExceededError("no answer in time");
+      // On a loaded machine this thread can come late to an engine that has
+      // already ended: what it wrote decides (a move, or a crash), never the
+      // lateness of the reader.
+      DrainEndedEngine();
+      continue;
+    }
     // In slices: a process that has exited while a child of its own keeps
     // the pipe open is a crash, not a hang.
     constexpr int64_t kSliceMs = 50;
@@ -254,6 +264,24 @@ absl::StatusOr<std::string> UciProcessPlayer::ReadLine(int64_t deadline_ms) {
       return absl::UnavailableError("the engine wrote a line over 1 MiB");
     }
   }
+}
+
+void UciProcessPlayer::DrainEndedEngine() {
+  char chunk[4096];
+  // A child of the engine may still hold the pipe and write on: what fits in
+  // the line limit is read, and the pipe is closed either way.
+  while (buffer_.size() <= (1 << 20)) {
+    pollfd pfd{from_engine_, POLLIN, 0};
+    const int ready = ::poll(&pfd, 1, 0);
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) break;
+    const ssize_t n = ::read(from_engine_, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    buffer_.append(chunk, size_t(n));
+  }
+  ::close(from_engine_);
+  from_engine_ = -1;
 }
 
 absl::Status UciProcessPlayer::WaitFor(const std::string& token,

@@ -103,6 +103,8 @@ class UciProcessPlayer : public Player {
   // The next line, waiting until `deadline_ms` (steady clock); DeadlineExceeded
   // or Unavailable (end of output) otherwise.
   absl::StatusOr<std::string> ReadLine(int64_t deadline_ms);
+  // Reads what an engine that has ended left in its pipe, then closes it.
+  void DrainEndedEngine();
   absl::Status WaitFor(const std::string& token, int64_t timeout_ms);
   std::string ExitDescription();
   // Whether the started process has ended (reaped; its description kept).

@@ -77,12 +77,16 @@ fi
 send "setoption name ConfigFile value /no/such/file"; expect '^info string.*no/such/file'
 send isready;                     expect '^readyok$'
 
-# Fast time control: must answer well inside the clock.
+# Fast time control: must answer well inside the clock. A sanitized build beside other
+# sanitized tests can wait longer than that for a core, so there only the answer is
+# checked; the wall clock is the optimised build's test.
 send "position startpos"
 start=$(date +%s%N)
 send "go wtime 100 btime 100 winc 10 binc 10"; expect '^bestmove' 5
 elapsed_ms=$(( ($(date +%s%N) - start) / 1000000 ))
-(( elapsed_ms < 100 )) || fail "used ${elapsed_ms} ms of a 100 ms clock"
+if [[ -z "${CHESS_HARNESS_SANITIZED:-}" ]] && (( elapsed_ms >= 100 )); then
+  fail "used ${elapsed_ms} ms of a 100 ms clock"
+fi
 
 send quit
 wait "$engine_pid" 2>/dev/null; rc=$?

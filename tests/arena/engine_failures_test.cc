@@ -52,6 +52,8 @@ struct Case {
   // Generous, so that a loaded machine starting the fake engine is not taken
   // for a start failure; short only where the failure to start is the test.
   int startup_timeout_ms = 10000;
+  // Likewise: short only for the engine that never answers.
+  int move_timeout_ms = 10000;
 };
 
 class EngineFailureTest : public ::testing::TestWithParam<Case> {};
@@ -64,7 +66,7 @@ TEST_P(EngineFailureTest, RecordedAndTheMatchCompletes) {
       "players { name: \"fake\" external { argv: \"",
       g_fake_engine, "\" argv: \"", c.mode, "\" argv: \"", Marker(c.mode),
       "\" startup_timeout_ms: ", c.startup_timeout_ms,
-      " move_timeout_ms: 500 }\n"
+      " move_timeout_ms: ", c.move_timeout_ms, " }\n"
       "  time_control { ",
       c.time_control,
       " } }\n"
@@ -102,7 +104,8 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         Case{"crash", "nodes: 300", GameRecord::ENGINE_CRASH, kExitOk},
         Case{"nobestmove", "nodes: 300", GameRecord::ENGINE_CRASH, kExitOk},
-        Case{"hang", "nodes: 300", GameRecord::ENGINE_TIMEOUT, kExitOk},
+        Case{"hang", "nodes: 300", GameRecord::ENGINE_TIMEOUT, kExitOk, 10000,
+             500},
         Case{"illegal", "nodes: 300", GameRecord::ILLEGAL_MOVE, kExitOk},
         Case{"garbage", "nodes: 300", GameRecord::ILLEGAL_MOVE, kExitOk},
         Case{"slow", "base_ms: 1000", GameRecord::TIME_FORFEIT, kExitOk},
