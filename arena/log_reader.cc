@@ -2,13 +2,13 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <thread>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "arena/match.h"
 #include "arena/schedule.h"
 #include "common/files.h"
+#include "common/parallel.h"
 #include "common/record_io.h"
 #include "engine/config.h"
 #include "engine/notation.h"
@@ -198,26 +198,19 @@ absl::StatusOr<LogScan> ScanRecords(const RecordFile& file,
   const auto pairings = Pairings(scan->header.config());
   std::vector<GameRecord> slots(std::min(count, batch_games));
   std::vector<absl::Status> checks(slots.size());
-  const size_t threads =
-      count < 2000
-          ? 1
-          : std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 64);
+  const size_t threads = count < 2000 ? 1 : CoreCount();
   absl::flat_hash_set<int> seen;
   std::vector<GameRecord*> kept;
   for (size_t first = 0; first < count; first += slots.size()) {
     const size_t n = std::min(slots.size(), count - first);
-    auto check = [&](size_t t) {
-      for (size_t i = n * t / threads; i < n * (t + 1) / threads; ++i) {
+    ForEachSlice(n, threads, [&](size_t, size_t begin, size_t end) {
+      for (size_t i = begin; i < end; ++i) {
         const absl::string_view record = file.records[first + i + 1];
         checks[i] = slots[i].ParseFromArray(record.data(), int(record.size()))
                         ? ValidateGame(slots[i], scan->header, pairings)
                         : Bad("not a game record");
       }
-    };
-    std::vector<std::thread> workers;
-    for (size_t t = 1; t < threads; ++t) workers.emplace_back(check, t);
-    check(0);
-    for (std::thread& w : workers) w.join();
+    });
     kept.clear();
     for (size_t i = 0; i < n; ++i) {
       if (!checks[i].ok()) {

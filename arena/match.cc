@@ -31,6 +31,7 @@
 #include "arena/referee.h"
 #include "arena/report.h"
 #include "arena/stats.h"
+#include "common/parallel.h"
 #include "common/record_io.h"
 #include "common/stopwatch.h"
 #include "common/textproto.h"
@@ -785,21 +786,12 @@ std::string LogToPgn(const LogContents& log) {
             });
   // SAN needs legal moves at every ply: a large log's games are written on
   // every core, in chunks joined in order.
-  const size_t threads =
-      games.size() < 1000
-          ? 1
-          : std::max<size_t>(1, std::thread::hardware_concurrency());
+  const size_t threads = games.size() < 1000 ? 1 : CoreCount();
   std::vector<std::string> parts(threads);
-  std::vector<std::thread> writers;
-  for (size_t t = 0; t < threads; ++t) {
-    writers.emplace_back([&, t] {
-      const size_t begin = games.size() * t / threads;
-      const size_t end = games.size() * (t + 1) / threads;
-      for (size_t i = begin; i < end; ++i)
-        absl::StrAppend(&parts[t], GameToPgn(*games[i], log.header), "\n");
-    });
-  }
-  for (std::thread& w : writers) w.join();
+  ForEachSlice(games.size(), threads, [&](size_t t, size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i)
+      absl::StrAppend(&parts[t], GameToPgn(*games[i], log.header), "\n");
+  });
   return absl::StrJoin(parts, "");
 }
 

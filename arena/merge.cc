@@ -1,19 +1,18 @@
 #include "arena/merge.h"
 
 #include <algorithm>
-#include <atomic>
 #include <filesystem>
 #include <map>
 #include <set>
-#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "arena/match.h"
-#include "common/record_io.h"
 #include "arena/schedule.h"
 #include "arena/standings.h"
+#include "common/parallel.h"
+#include "common/record_io.h"
 
 namespace chess {
 namespace {
@@ -72,8 +71,8 @@ absl::StatusOr<std::vector<std::string>> ExpandLogPaths(
     }
     const std::vector<std::string> shards = ShardLogsIn(operand);
     if (shards.empty()) {
-      return Invalid(absl::StrCat(operand,
-                                  ": holds no games.log, nor shard-*/games.log"));
+      return Invalid(
+          absl::StrCat(operand, ": holds no games.log, nor shard-*/games.log"));
     }
     paths.insert(paths.end(), shards.begin(), shards.end());
   }
@@ -90,17 +89,8 @@ absl::StatusOr<MergedLog> MergeLogs(const std::vector<std::string>& paths,
   const MatchHeader* first = nullptr;
   // Read and checked on every core: replaying each game's moves dominates.
   std::vector<absl::StatusOr<LogContents>> read(paths.size());
-  std::atomic<size_t> next{0};
-  std::vector<std::thread> readers;
-  const size_t threads = std::min<size_t>(
-      paths.size(), std::max(1u, std::thread::hardware_concurrency()));
-  for (size_t t = 0; t < threads; ++t) {
-    readers.emplace_back([&] {
-      for (size_t i; (i = next.fetch_add(1)) < paths.size();)
-        read[i] = ReadLog(paths[i]);
-    });
-  }
-  for (std::thread& reader : readers) reader.join();
+  ForEachIndex(paths.size(), CoreCount(),
+               [&](size_t i) { read[i] = ReadLog(paths[i]); });
   std::vector<LogContents> logs;
   logs.reserve(paths.size());
   for (size_t i = 0; i < paths.size(); ++i) {
@@ -115,9 +105,10 @@ absl::StatusOr<MergedLog> MergeLogs(const std::vector<std::string>& paths,
     }
     if (log->torn) {
       if (final_merge) {
-        return Invalid(absl::StrCat(
-            path, ": ends in a torn record (the shard was interrupted); "
-                  "resume it first, then merge"));
+        return Invalid(
+            absl::StrCat(path,
+                         ": ends in a torn record (the shard was interrupted); "
+                         "resume it first, then merge"));
       }
       merged.notes.push_back(
           absl::StrCat(path, ": a torn record at the end was not counted"));
@@ -139,16 +130,16 @@ absl::StatusOr<MergedLog> MergeLogs(const std::vector<std::string>& paths,
       return Invalid(absl::StrCat(path, ": ", ShardName(h), ", but ", paths[0],
                                   " is ", ShardName(*first)));
     } else if (h.scheduled_games() != first->scheduled_games()) {
-      return Invalid(absl::StrCat(
-          path, ": scheduled for ", h.scheduled_games(), " games, ", paths[0],
-          " for ", first->scheduled_games(),
-          "; resume every shard with the same games or rounds"));
+      return Invalid(
+          absl::StrCat(path, ": scheduled for ", h.scheduled_games(),
+                       " games, ", paths[0], " for ", first->scheduled_games(),
+                       "; resume every shard with the same games or rounds"));
     }
     if (h.shard_count() > 0) {
       auto [at, fresh] = shard_source.emplace(h.shard_index(), path);
       if (!fresh) {
-        return Invalid(absl::StrCat(path, ": ", ShardName(h), " is also ",
-                                    at->second));
+        return Invalid(
+            absl::StrCat(path, ": ", ShardName(h), " is also ", at->second));
       }
     }
     std::vector<int> twice;
@@ -192,17 +183,17 @@ absl::StatusOr<MergedLog> MergeLogs(const std::vector<std::string>& paths,
           ShardSize(header.scheduled_games(), s, first->shard_count()),
           " games are in no log");
       if (final_merge) {
-        return Invalid(absl::StrCat(
-            note, " (logs given: ", absl::StrJoin(paths, ", "),
-            "); nothing was merged or changed"));
+        return Invalid(
+            absl::StrCat(note, " (logs given: ", absl::StrJoin(paths, ", "),
+                         "); nothing was merged or changed"));
       }
       merged.notes.push_back(note);
     }
   }
   if (!merged.missing_games.empty()) {
-    merged.notes.push_back(absl::StrCat(merged.missing_games.size(),
-                                        " scheduled games are in no log: ",
-                                        FewOf(merged.missing_games)));
+    merged.notes.push_back(absl::StrCat(
+        merged.missing_games.size(),
+        " scheduled games are in no log: ", FewOf(merged.missing_games)));
   }
   return merged;
 }
@@ -242,7 +233,8 @@ std::string FormatProgress(const MergedLog& merged, absl::Time now) {
     }
     text += "\n";
   }
-  for (const std::string& note : merged.notes) absl::StrAppend(&text, note, "\n");
+  for (const std::string& note : merged.notes)
+    absl::StrAppend(&text, note, "\n");
   return text + FormatSummary(summary);
 }
 
@@ -265,7 +257,8 @@ absl::StatusOr<MatchSummary> WriteMerge(const MergedLog& merged,
                                 "; merge into another output_dir"));
   }
   MatchHeader header = merged.log.header;
-  for (const std::string& source : merged.sources) header.add_merged_from(source);
+  for (const std::string& source : merged.sources)
+    header.add_merged_from(source);
   std::vector<std::string> records = {header.SerializeAsString()};
   for (const GameRecord& g : merged.log.games)
     records.push_back(g.SerializeAsString());

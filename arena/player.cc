@@ -141,11 +141,10 @@ absl::Status UciProcessPlayer::Start() {
   pid_t pid;
   // A name with a slash is a path: never looked up in PATH.
   const bool is_path = args[0].find('/') != std::string::npos;
-  const int error =
-      is_path ? ::posix_spawn(&pid, argv[0], &actions, &attributes,
-                              argv.data(), environ)
-              : ::posix_spawnp(&pid, argv[0], &actions, &attributes,
-                               argv.data(), environ);
+  const int error = is_path ? ::posix_spawn(&pid, argv[0], &actions,
+                                            &attributes, argv.data(), environ)
+                            : ::posix_spawnp(&pid, argv[0], &actions,
+                                             &attributes, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
   ::close(in_pipe[0]);
@@ -242,8 +241,8 @@ absl::StatusOr<std::string> UciProcessPlayer::ReadLine(int64_t deadline_ms) {
     // the pipe open is a crash, not a hang.
     constexpr int64_t kSliceMs = 50;
     pollfd pfd{from_engine_, POLLIN, 0};
-    const int ready = ::poll(
-        &pfd, 1, int(wait >= 0 ? std::min(wait, kSliceMs) : kSliceMs));
+    const int ready =
+        ::poll(&pfd, 1, int(wait >= 0 ? std::min(wait, kSliceMs) : kSliceMs));
     if (ready < 0 && errno == EINTR) continue;
     if (ready == 0) {
       if (Exited()) {

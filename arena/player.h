@@ -121,7 +121,6 @@ class UciProcessPlayer : public Player {
   std::vector<std::string> advertised_;
 };
 
-
 }  // namespace chess
 
 #endif  // ARENA_PLAYER_H_

@@ -4,7 +4,6 @@
 #include <filesystem>
 #include <map>
 #include <optional>
-#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -14,6 +13,7 @@
 #include "arena/standings.h"
 #include "common/files.h"
 #include "common/html.h"
+#include "common/parallel.h"
 
 namespace chess {
 namespace {
@@ -398,26 +398,18 @@ void MatchReportBuilder::Add(absl::Span<const GameRecord* const> games) {
   // Going through every move (the viewer's moves, the sums per stretch of
   // the game) is most of the work: on every core, each with its own sums.
   data_.moves.resize(data_.games.size());
-  const size_t threads =
-      games.size() < 64
-          ? 1
-          : std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 64);
+  const size_t threads = games.size() < 64 ? 1 : CoreCount();
   std::vector<std::vector<std::vector<PhaseCell>>> phases(
       threads, std::vector<std::vector<PhaseCell>>(
                    data_.players.size(), std::vector<PhaseCell>(kPhaseCells)));
-  auto render = [&](size_t t) {
-    for (size_t i = games.size() * t / threads;
-         i < games.size() * (t + 1) / threads; ++i) {
+  ForEachSlice(games.size(), threads, [&](size_t t, size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
       GameListing& listing = data_.games[first + i];
       AppendGameMoves(*games[i], &data_.moves[first + i]);
       if (listing.white >= 0 && listing.black >= 0)
         AddPhases(*games[i], listing.white, listing.black, &phases[t]);
     }
-  };
-  std::vector<std::thread> workers;
-  for (size_t t = 1; t < threads; ++t) workers.emplace_back(render, t);
-  render(0);
-  for (std::thread& w : workers) w.join();
+  });
   for (const auto& part : phases) {
     for (size_t p = 0; p < part.size(); ++p) {
       for (int c = 0; c < kPhaseCells; ++c) {

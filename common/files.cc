@@ -9,10 +9,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <thread>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "common/parallel.h"
 
 namespace chess {
 namespace {
@@ -24,12 +24,10 @@ namespace {
 // reads on from there, and reads again whatever failed).
 size_t ReadInParallel(int fd, size_t size, char* out) {
   constexpr size_t kPartBytes = 32 << 20;
-  const size_t parts = std::clamp<size_t>(
-      std::min<size_t>(size / kPartBytes, std::thread::hardware_concurrency()),
-      1, 16);
+  const size_t parts =
+      std::clamp<size_t>(std::min(size / kPartBytes, CoreCount()), 1, 16);
   std::vector<size_t> done(parts);
-  auto read_part = [&](size_t p) {
-    const size_t begin = size * p / parts, end = size * (p + 1) / parts;
+  ForEachSlice(size, parts, [&](size_t p, size_t begin, size_t end) {
     size_t at = begin;
     while (at < end) {
       const ssize_t n = ::pread(fd, out + at, end - at, off_t(at));
@@ -38,11 +36,7 @@ size_t ReadInParallel(int fd, size_t size, char* out) {
       at += size_t(n);
     }
     done[p] = at - begin;
-  };
-  std::vector<std::thread> readers;
-  for (size_t p = 1; p < parts; ++p) readers.emplace_back(read_part, p);
-  read_part(0);
-  for (std::thread& r : readers) r.join();
+  });
   size_t read = 0;
   for (size_t p = 0; p < parts; ++p) {
     read += done[p];

@@ -1,7 +1,6 @@
 // Every way an external engine can fail is recorded with its reason, the engine
 // is restarted for the next game, and the match completes.
 #include <signal.h>
-
 #include <unistd.h>
 
 #include <filesystem>
@@ -66,7 +65,8 @@ TEST_P(EngineFailureTest, RecordedAndTheMatchCompletes) {
       "players { name: \"fake\" external { argv: \"",
       g_fake_engine, "\" argv: \"", c.mode, "\" argv: \"", Marker(c.mode),
       "\" startup_timeout_ms: ", c.startup_timeout_ms,
-      " move_timeout_ms: ", c.move_timeout_ms, " }\n"
+      " move_timeout_ms: ", c.move_timeout_ms,
+      " }\n"
       "  time_control { ",
       c.time_control,
       " } }\n"
@@ -124,15 +124,15 @@ INSTANTIATE_TEST_SUITE_P(
 // ignores "quit" and the end of its input (killed with its process group).
 TEST(EngineFailureTest, FloodAndDeafEnginesPlayAndLeaveNothingBehind) {
   for (const char* mode : {"flood", "deaf"}) {
-    auto match = ParseMatch(
-        absl::StrCat("players { name: \"ours\" config {} }\n"
-                     "players { name: \"fake\" external { argv: \"",
-                     g_fake_engine, "\" argv: \"", mode, "\" argv: \"",
-                     Marker(mode),
-                     "\" } }\n"
-                     "games: 2\ntime_control { nodes: 500 }\n"
-                     "adjudication { max_moves: 20 }\n"),
-        "misbehaving.textproto", ".");
+    auto match =
+        ParseMatch(absl::StrCat("players { name: \"ours\" config {} }\n"
+                                "players { name: \"fake\" external { argv: \"",
+                                g_fake_engine, "\" argv: \"", mode,
+                                "\" argv: \"", Marker(mode),
+                                "\" } }\n"
+                                "games: 2\ntime_control { nodes: 500 }\n"
+                                "adjudication { max_moves: 20 }\n"),
+                   "misbehaving.textproto", ".");
     ASSERT_TRUE(match.ok()) << match.status();
     std::ostringstream report;
     RunOptions options{.output_dir = ::testing::TempDir() + mode,
@@ -153,9 +153,8 @@ TEST(EngineFailureTest, FloodAndDeafEnginesPlayAndLeaveNothingBehind) {
 TEST(EngineFailureTest, DotSlashProgramIsAPathNotAPathSearch) {
   const std::string dir = ::testing::TempDir() + "dotslash";
   std::filesystem::create_directories(dir);
-  std::filesystem::copy_file(
-      g_fake_engine, dir + "/uci",
-      std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::copy_file(g_fake_engine, dir + "/uci",
+                             std::filesystem::copy_options::overwrite_existing);
   const std::filesystem::path cwd = std::filesystem::current_path();
   std::filesystem::current_path(dir);
   auto match = ParseMatch(
