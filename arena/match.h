@@ -61,7 +61,7 @@ struct RunOptions {
   // and the progress line; none: silent. The library never prints elsewhere.
   std::ostream* notes = nullptr;
   bool notes_are_terminal = false;  // progress rewrites one line in place
-  std::string revision;  // recorded in the log header (e.g. the git revision)
+  std::string revision{};  // recorded in the log header (e.g. the git revision)
   // report.html is rewritten this often while games come in (0: only at the
   // end).
   int report_interval_ms = 30000;
