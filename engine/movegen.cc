@@ -30,18 +30,10 @@ Move FindByGenerating(const Position& pos, Square from, Square to,
 // (capturing whatever stood there).
 bool LeavesKingSafe(const Position& pos, Square from, Square to) {
   const Color us = pos.side_to_move();
-  const Color them = ~us;
   const Square king =
       TypeOf(pos.piece_on(from)) == kKing ? to : pos.king_square(us);
   const Bitboard occupied = (pos.occupied() ^ SquareBB(from)) | SquareBB(to);
-  const Bitboard enemies = pos.pieces(them) & ~SquareBB(to);
-  const Bitboard queens = pos.pieces(kQueen);
-  return !(((PawnAttacks(us, king) & pos.pieces(kPawn)) |
-            (KnightAttacks(king) & pos.pieces(kKnight)) |
-            (KingAttacks(king) & pos.pieces(kKing)) |
-            (RookAttacks(king, occupied) & (pos.pieces(kRook) | queens)) |
-            (BishopAttacks(king, occupied) & (pos.pieces(kBishop) | queens))) &
-           enemies);
+  return !(pos.AttackersTo(king, occupied) & pos.pieces(~us) & ~SquareBB(to));
 }
 
 // The pawn move's flag, or -1 when a pawn cannot move so.

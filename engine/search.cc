@@ -90,9 +90,7 @@ void Engine::NewGame() {
 }
 
 const int* Engine::ContinuationRow(int ply, int back) const {
-  if (!params_.order_continuation_history() || ply < back ||
-      continuation_.empty())
-    return nullptr;
+  if (!params_.order_continuation_history() || ply < back) return nullptr;
   const Move earlier = path_moves_[ply - back];
   if (earlier.is_none()) return nullptr;
   return &continuation_[size_t(PieceSquare(path_pieces_[ply - back],
