@@ -193,6 +193,16 @@ absl::StatusOr<chess::MatchSummary> ReadForSummary(
   return chess::SummarizeLog(*log);
 }
 
+absl::StatusOr<chess::LogPgn> ReadForPgn(
+    const std::vector<std::string>& paths) {
+  if (paths.size() == 1) return chess::ReadLogAsPgn(paths[0]);
+  absl::StatusOr<chess::LogContents> log = ReadLogs(paths);
+  if (!log.ok()) return log.status();
+  std::string pgn = chess::LogToPgn(*log);
+  return chess::LogPgn{std::move(static_cast<chess::LogScan&>(*log)),
+                       std::move(pgn)};
+}
+
 int SummaryOrPgn(const std::vector<char*>& args) {
   const std::string command = args[1];
   absl::StatusOr<std::vector<std::string>> paths = LogPaths(args);
@@ -217,19 +227,20 @@ int SummaryOrPgn(const std::vector<char*>& args) {
     }
     return Report(*paths, *log);
   }
-  absl::StatusOr<chess::LogContents> log = ReadLogs(*paths);
+  absl::StatusOr<chess::LogPgn> log = ReadForPgn(*paths);
   if (!log.ok()) {
     std::cerr << log.status().message() << "\n";
     return chess::kExitBadInput;
   }
-  std::cout << chess::LogToPgn(*log) << std::flush;
+  std::cout << log->pgn << std::flush;
   if (!std::cout) {
     std::cerr << "pgn: cannot write the output\n";
     return chess::kExitIoError;
   }
-  for (const std::string& d : log->damage)
+  const std::vector<std::string>& damage = log->scan.damage;
+  for (const std::string& d : damage)
     std::cerr << (*paths)[0] << ": damaged, not exported: " << d << "\n";
-  return log->damage.empty() ? 0 : chess::kExitBadInput;
+  return damage.empty() ? 0 : chess::kExitBadInput;
 }
 
 int Merge(const std::vector<char*>& args) {

@@ -706,9 +706,7 @@ absl::StatusOr<MatchSummary> PlayMatchForSummary(const LoadedMatch& match,
     summary.set_verdict(global_verdict);
   }
   // Derived files, rewritten from the log so they always match it.
-  absl::StatusOr<LogContents> log = ReadLog(log_path);
-  absl::Status written =
-      log.ok() ? WriteDerivedFiles(dir, *log, &summary) : log.status();
+  absl::Status written = WriteDerivedFiles(dir, log_path, &summary);
   if (!written.ok()) {
     Note(options, absl::StrCat(written.message(), "\n"));
     MarkIoError(&summary);
@@ -731,20 +729,60 @@ int RunMatch(const LoadedMatch& match, const RunOptions& options) {
   return summary->exit_code();
 }
 
-absl::Status WriteDerivedFiles(const std::string& dir, const LogContents& log,
+namespace {
+
+absl::Status WriteDerivedFiles(const std::string& dir, const std::string& pgn,
+                               const MatchReportData& report,
+                               const MatchHeader& header,
                                MatchSummary* summary) {
   // The PGN and the report first, so that result.textproto holds the final
   // exit code.
-  absl::Status pgn = WriteFileAtomically((fs::path(dir) / "games.pgn").string(),
-                                         LogToPgn(log));
-  if (!pgn.ok()) MarkIoError(summary);
-  absl::Status report = WriteMatchReport(log, *summary, dir);
-  if (!report.ok()) MarkIoError(summary);
+  absl::Status pgn_written =
+      WriteFileAtomically((fs::path(dir) / "games.pgn").string(), pgn);
+  if (!pgn_written.ok()) MarkIoError(summary);
+  absl::Status report_written = WriteMatchReport(report, header, dir);
+  if (!report_written.ok()) MarkIoError(summary);
   std::string text;
   google::protobuf::TextFormat::PrintToString(*summary, &text);
   absl::Status result =
       WriteFileAtomically((fs::path(dir) / "result.textproto").string(), text);
-  return !pgn.ok() ? pgn : !report.ok() ? report : result;
+  return !pgn_written.ok()      ? pgn_written
+         : !report_written.ok() ? report_written
+                                : result;
+}
+
+}  // namespace
+
+absl::Status WriteDerivedFiles(const std::string& dir, const LogContents& log,
+                               MatchSummary* summary) {
+  return WriteDerivedFiles(dir, LogToPgn(log),
+                           BuildMatchReportData(log, *summary), log.header,
+                           summary);
+}
+
+absl::Status WriteDerivedFiles(const std::string& dir,
+                               const std::string& log_path,
+                               MatchSummary* summary) {
+  std::optional<PgnBuilder> pgn;
+  std::optional<MatchReportBuilder> report;
+  absl::StatusOr<LogScan> scan = ScanLogFile(
+      log_path,
+      [&](const LogScan& scan, absl::Span<const GameRecord* const> games) {
+        if (!pgn) {
+          pgn.emplace(scan.header);
+          report.emplace(scan.header, scan.game_records);
+        }
+        pgn->Add(games);
+        report->Add(games);
+      });
+  if (!scan.ok()) return scan.status();
+  if (!pgn) {
+    pgn.emplace(scan->header);
+    report.emplace(scan->header, 0);
+  }
+  return WriteDerivedFiles(dir, std::move(*pgn).Finish(),
+                           std::move(*report).Finish(*summary), scan->header,
+                           summary);
 }
 
 absl::StatusOr<MatchLog> ReadMatchLog(const std::string& log_path) {
@@ -780,31 +818,33 @@ absl::StatusOr<MatchSummary> SummarizeLog(const std::string& log_path) {
 std::string LogToPgn(const LogContents& log) {
   std::vector<const GameRecord*> games;
   for (const GameRecord& g : log.games) games.push_back(&g);
-  std::sort(games.begin(), games.end(),
-            [](const GameRecord* a, const GameRecord* b) {
-              return a->index() < b->index();
-            });
-  // SAN needs legal moves at every ply: a large log's games are written on
-  // every core, in chunks joined in order.
-  const size_t threads = games.size() < 1000 ? 1 : CoreCount();
-  std::vector<std::string> parts(threads);
-  ForEachSlice(games.size(), threads, [&](size_t t, size_t begin, size_t end) {
-    for (size_t i = begin; i < end; ++i)
-      absl::StrAppend(&parts[t], GameToPgn(*games[i], log.header), "\n");
-  });
-  return absl::StrJoin(parts, "");
+  PgnBuilder pgn(log.header);
+  pgn.Add(games);
+  return std::move(pgn).Finish();
+}
+
+absl::StatusOr<LogPgn> ReadLogAsPgn(const std::string& log_path) {
+  std::optional<PgnBuilder> pgn;
+  absl::StatusOr<LogScan> scan = ScanLogFile(
+      log_path,
+      [&](const LogScan& scan, absl::Span<const GameRecord* const> games) {
+        if (!pgn) pgn.emplace(scan.header);
+        pgn->Add(games);
+      });
+  if (!scan.ok()) return scan.status();
+  if (scan->empty())
+    return absl::InvalidArgumentError(absl::StrCat(log_path, ": empty log"));
+  return LogPgn{*std::move(scan), pgn ? std::move(*pgn).Finish() : ""};
 }
 
 absl::StatusOr<std::string> LogToPgn(const std::string& log_path) {
-  absl::StatusOr<LogContents> log = ReadLog(log_path);
+  absl::StatusOr<LogPgn> log = ReadLogAsPgn(log_path);
   if (!log.ok()) return log.status();
-  if (log->empty())
-    return absl::InvalidArgumentError(absl::StrCat(log_path, ": empty log"));
-  if (!log->damage.empty()) {
+  if (!log->scan.damage.empty()) {
     return absl::InvalidArgumentError(
-        absl::StrCat(log_path, ": damaged: ", log->damage.front()));
+        absl::StrCat(log_path, ": damaged: ", log->scan.damage.front()));
   }
-  return LogToPgn(*log);
+  return std::move(log->pgn);
 }
 
 }  // namespace chess

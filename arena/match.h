@@ -9,16 +9,15 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "arena/match_config.pb.h"
 #include "arena/exit_code.h"
 #include "arena/log_reader.h"
+#include "arena/match_config.pb.h"
 #include "arena/match_log.pb.h"
 #include "arena/openings.h"
 #include "arena/schedule.h"
 #include "arena/standings.h"
 
 namespace chess {
-
 
 struct LoadedMatch {
   MatchConfig
@@ -90,15 +89,28 @@ absl::StatusOr<MatchLog> ReadMatchLog(const std::string& log_path);
 absl::StatusOr<MatchSummary> SummarizeLog(const std::string& log_path);
 
 // Rewrites OUTPUT_DIR/games.pgn and report.html, then result.textproto from
-// `summary`, each whole or not at all. A PGN that cannot be written gives the summary exit
-// code 4 (unless it failed otherwise) before it is written. Returns the first
-// error.
+// `summary`, each whole or not at all. A PGN that cannot be written gives the
+// summary exit code 4 (unless it failed otherwise) before it is written.
+// Returns the first error.
 absl::Status WriteDerivedFiles(const std::string& dir, const LogContents& log,
+                               MatchSummary* summary);
+// The same from the log file, read a batch of games at a time (a 100,000-game
+// log is never held as GameRecords): what a match writes at its end.
+absl::Status WriteDerivedFiles(const std::string& dir,
+                               const std::string& log_path,
                                MatchSummary* summary);
 
 // The games of a log as PGN, in schedule order.
 std::string LogToPgn(const LogContents& log);
-// The same from a file: an error if it is empty or damaged.
+// A log file's PGN, read a batch of games at a time, with what the read found
+// (damage, duplicates). Errors are ScanLogFile's, and InvalidArgument for an
+// empty log.
+struct LogPgn {
+  LogScan scan;
+  std::string pgn;
+};
+absl::StatusOr<LogPgn> ReadLogAsPgn(const std::string& log_path);
+// The same as one text: an error if the log is empty or damaged.
 absl::StatusOr<std::string> LogToPgn(const std::string& log_path);
 
 }  // namespace chess

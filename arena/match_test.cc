@@ -12,6 +12,7 @@
 #include "absl/strings/str_replace.h"
 #include "arena/openings.h"
 #include "arena/pgn.h"
+#include "common/files.h"
 #include "common/record_io.h"
 #include "engine/notation.h"
 #include "gmock/gmock.h"
@@ -20,6 +21,7 @@
 namespace chess {
 namespace {
 
+namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 
 constexpr char kSmallMatch[] = R"(
@@ -50,10 +52,10 @@ TEST(MatchConfigTest, DiagnosticsPointAtTheRightPlace) {
               HasSubstr("m.textproto:1:1: players: a match needs at least"));
   EXPECT_THAT(ParseError(absl::StrCat(kTwoPlayers, "games: 2\n")),
               HasSubstr("m.textproto:1:1: time_control: no limit"));
-  EXPECT_THAT(
-      ParseError(absl::StrCat(kTwoPlayers, "games: -2\ntime_control { "
-                                           "nodes: 5 }\n")),
-      HasSubstr("m.textproto:3:1: games: must be positive"));
+  EXPECT_THAT(ParseError(absl::StrCat(kTwoPlayers,
+                                      "games: -2\ntime_control { "
+                                      "nodes: 5 }\n")),
+              HasSubstr("m.textproto:3:1: games: must be positive"));
   EXPECT_THAT(ParseError("players { name: \"a\" config {} }\n"
                          "players { name: \"b\" config {}\n"
                          "  overrides { search { hash_mb: -1 } } }\n"
@@ -67,12 +69,11 @@ TEST(MatchConfigTest, DiagnosticsPointAtTheRightPlace) {
                          "games: 2\ntime_control { nodes: 5 }\n"
                          "pairing: ROUND_ROBIN\n"),
               HasSubstr("m.textproto:4:3: players[2].time_control:"));
-  EXPECT_THAT(
-      ParseError(absl::StrCat(
-          kTwoPlayers,
-          "games: 2\ntime_control { nodes: 5 }\n"
-          "sprt { elo0: -inf elo1: inf alpha: 0.05 beta: 0.05 }\n")),
-      HasSubstr("m.textproto:5:1: sprt: elo0 and elo1 must be finite"));
+  EXPECT_THAT(ParseError(absl::StrCat(
+                  kTwoPlayers,
+                  "games: 2\ntime_control { nodes: 5 }\n"
+                  "sprt { elo0: -inf elo1: inf alpha: 0.05 beta: 0.05 }\n")),
+              HasSubstr("m.textproto:5:1: sprt: elo0 and elo1 must be finite"));
   // A config_file that is a directory is not an engine config.
   EXPECT_THAT(ParseError("players { name: \"a\" config_file: \"configs\" }\n"
                          "players { name: \"b\" config {} }\n"
@@ -293,6 +294,54 @@ TEST(MatchTest, PgnReadsBackToTheSameMoves) {
   EXPECT_EQ(FormatSummary(*summary), report.str());
 }
 
+// A match ends by writing games.pgn and report.html from its log read a batch
+// of games at a time: the same files as from the log held in memory, in
+// schedule order however the games lie in the log.
+TEST(MatchTest, DerivedFilesReadABatchAtATimeEqualThoseOfTheHeldLog) {
+  auto match = ParseMatch(kSmallMatch, "small", ".");
+  ASSERT_TRUE(match.ok());
+  const std::string dir = ::testing::TempDir() + "derived";
+  std::ostringstream out;
+  RunOptions options{
+      .output_dir = dir, .fresh = true, .progress = false, .out = &out};
+  ASSERT_EQ(RunMatch(*match, options), kExitOk);
+  auto played = ReadLog(dir + "/games.log");
+  ASSERT_TRUE(played.ok());
+  // 600 games, over two batches of the reader, written last game first.
+  constexpr int kGames = 600;
+  MatchHeader header = played->header;
+  header.set_scheduled_games(kGames);
+  std::vector<std::string> records = {header.SerializeAsString()};
+  for (int i = kGames - 1; i >= 0; --i) {
+    GameRecord g = played->games[0].index() % 2 == i % 2 ? played->games[0]
+                                                         : played->games[1];
+    g.set_index(i);
+    g.set_round(i / 2);
+    records.push_back(g.SerializeAsString());
+  }
+  const std::string big = dir + "/big";
+  fs::create_directories(big + "/held");
+  ASSERT_TRUE(ReplaceRecordFile(big + "/games.log", records).ok());
+  auto held = ReadLog(big + "/games.log");
+  ASSERT_TRUE(held.ok());
+  ASSERT_EQ(held->games.size(), size_t(kGames));
+  MatchSummary streamed_summary = SummarizeLog(*held);
+  MatchSummary held_summary = streamed_summary;
+  ASSERT_TRUE(
+      WriteDerivedFiles(big, big + "/games.log", &streamed_summary).ok());
+  ASSERT_TRUE(WriteDerivedFiles(big + "/held", *held, &held_summary).ok());
+  for (const char* file : {"games.pgn", "report.html", "result.textproto"}) {
+    auto streamed_text = ReadFile(big + "/" + file);
+    auto held_text = ReadFile(big + "/held/" + file);
+    ASSERT_TRUE(streamed_text.ok() && held_text.ok()) << file;
+    EXPECT_TRUE(*streamed_text == *held_text) << file;
+  }
+  auto pgn = LogToPgn(big + "/games.log");
+  ASSERT_TRUE(pgn.ok());
+  EXPECT_EQ(*pgn, LogToPgn(*held));
+  EXPECT_EQ(pgn->find("[Round \"1.1\"]"), pgn->find("[Round \""))
+      << "schedule order";
+}
 TEST(MatchTest, ResumeSkipsFinishedGamesAndRefusesAnotherMatch) {
   auto match = ParseMatch(kSmallMatch, "small", ".");
   ASSERT_TRUE(match.ok());

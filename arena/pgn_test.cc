@@ -3,6 +3,7 @@
 #include <string>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
 
@@ -58,6 +59,21 @@ TEST(PgnTest, SevenTagRosterAndMovetextWithComments) {
             "\n");
 }
 
+TEST(PgnTest, CommentsWriteScoresAndTimesAsPrintfWould) {
+  for (const int cp : {0, 5, -5, 99, -100, 101, 1234, -30000}) {
+    for (const int64_t ms : {int64_t(0), int64_t(7), int64_t(999),
+                             int64_t(1000), int64_t(123456), int64_t(-42)}) {
+      GameRecord game = FoolsMate();
+      game.mutable_moves(0)->set_score_cp(cp);
+      game.mutable_moves(0)->set_time_ms(ms);
+      const std::string expected = absl::StrFormat(
+          "e5 {%+.2f/7 %.3fs}", cp / 100.0, double(ms) / 1000.0);
+      EXPECT_TRUE(absl::StrContains(GameToPgn(game, Header()), expected))
+          << expected;
+    }
+  }
+}
+
 TEST(PgnTest, ANonStandardStartGetsSetUpAndFenAndBlackToMoveStartsWithDots) {
   GameRecord game;
   game.set_white("a");
@@ -71,7 +87,8 @@ TEST(PgnTest, ANonStandardStartGetsSetUpAndFenAndBlackToMoveStartsWithDots) {
   const std::string pgn = GameToPgn(game, Header());
   EXPECT_TRUE(absl::StrContains(pgn, "[SetUp \"1\"]\n[FEN \"" + fen + "\"]"));
   EXPECT_TRUE(absl::StrContains(pgn, "[Termination \"adjudication\"]"));
-  EXPECT_TRUE(absl::StrContains(pgn, "[TerminationDetails \"both said 0.00\"]"));
+  EXPECT_TRUE(
+      absl::StrContains(pgn, "[TerminationDetails \"both said 0.00\"]"));
   EXPECT_TRUE(absl::StrContains(pgn, "\n12... Kd7 {+0.00/0 0.000s} 1/2-1/2\n"))
       << pgn;
   EXPECT_TRUE(absl::StrContains(pgn, "[Date \"????.??.??\"]"));
@@ -100,7 +117,9 @@ TEST(PgnTest, PerPlayerTimeControlAndOtherLimits) {
 }
 
 TEST(PgnTest, PgnTagValueDropsControlBytesAndReplacesBadUtf8) {
-  EXPECT_EQ(PgnTagValue("a\tb\x01" "c"), "a bc");
+  EXPECT_EQ(PgnTagValue("a\tb\x01"
+                        "c"),
+            "a bc");
   EXPECT_EQ(PgnTagValue("caf\xc3\xa9"), "caf\xc3\xa9");
   EXPECT_EQ(PgnTagValue("bad\xff"), "bad?");
 }

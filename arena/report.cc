@@ -298,8 +298,10 @@ std::string DataJson(const MatchReportData& d, const MatchHeader& header,
   }
   std::vector<std::pair<std::string, int>> ends(
       d.summary.terminations().begin(), d.summary.terminations().end());
-  std::sort(ends.begin(), ends.end(),
-            [](const auto& a, const auto& b) { return a.second > b.second; });
+  // Most frequent first; ties by name, as a map's order is not fixed.
+  std::sort(ends.begin(), ends.end(), [](const auto& a, const auto& b) {
+    return a.second != b.second ? a.second > b.second : a.first < b.first;
+  });
   absl::StrAppend(&json, "\"terminations\":[");
   for (size_t i = 0; i < ends.size(); ++i)
     absl::StrAppend(&json, i ? "," : "", "[", JsonString(ends[i].first), ",",

@@ -98,7 +98,9 @@ TEST_F(ReportTest, ProgressEndsOnTheFinalStandings) {
     const EloSample& last = d.progress[p].back();
     EXPECT_EQ(last.games, summary.pairings(p).games());
     EXPECT_EQ(last.measurable, summary.pairings(p).has_elo());
-    if (last.measurable) EXPECT_DOUBLE_EQ(last.elo, summary.pairings(p).elo());
+    if (last.measurable) {
+      EXPECT_DOUBLE_EQ(last.elo, summary.pairings(p).elo());
+    }
     for (size_t i = 1; i < d.progress[p].size(); ++i)
       EXPECT_GT(d.progress[p][i].games, d.progress[p][i - 1].games);
   }

@@ -58,22 +58,7 @@ absl::StatusOr<Move> ParseUci(const Position& pos, absl::string_view text) {
   return NotLegal(pos, text);
 }
 
-absl::StatusOr<Move> ParseUci(const Position& pos, absl::string_view text,
-                              const MoveList& legal) {
-  Square from, to;
-  PieceType promotion;
-  if (SplitUci(text, &from, &to, &promotion)) {
-    const Move m = legal.Find(from, to, promotion);
-    if (!m.is_none()) return m;
-  }
-  return NotLegal(pos, text);
-}
-
 std::string ToSan(const Position& pos, Move m) {
-  return ToSan(pos, m, LegalMoves(pos));
-}
-
-std::string ToSan(const Position& pos, Move m, const MoveList& legal) {
   std::string san;
   const PieceType type = TypeOf(pos.piece_on(m.from()));
   if (m.flag() == kKingCastle) {
@@ -89,15 +74,18 @@ std::string ToSan(const Position& pos, Move m, const MoveList& legal) {
     }
   } else {
     san = kSanPieceLetters[type];
+    // The other pieces of this kind that reach the square (attacks are
+    // symmetric): usually none, so the legal moves need not be generated.
+    Bitboard rivals = AttacksOf(type, m.to(), pos.occupied()) &
+                      pos.pieces(pos.side_to_move(), type) &
+                      ~SquareBB(m.from());
     bool ambiguous = false, same_file = false, same_rank = false;
-    for (Move other : legal) {
-      if (other == m || other.to() != m.to() ||
-          TypeOf(pos.piece_on(other.from())) != type) {
-        continue;
-      }
+    while (rivals) {
+      const Square other = PopLowest(rivals);
+      if (FindLegalMove(pos, other, m.to(), kNoPieceType).is_none()) continue;
       ambiguous = true;
-      same_file |= FileOf(other.from()) == FileOf(m.from());
-      same_rank |= RankOf(other.from()) == RankOf(m.from());
+      same_file |= FileOf(other) == FileOf(m.from());
+      same_rank |= RankOf(other) == RankOf(m.from());
     }
     if (ambiguous) {
       if (!same_file) {

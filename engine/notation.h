@@ -16,14 +16,9 @@ std::string ToUci(Move m);
 // The legal move of `pos` written `text` in UCI notation, or an error saying
 // why not.
 absl::StatusOr<Move> ParseUci(const Position& pos, absl::string_view text);
-// The same among `legal`, the position's legal moves (when the caller has
-// them already).
-absl::StatusOr<Move> ParseUci(const Position& pos, absl::string_view text,
-                              const MoveList& legal);
 
 // `m` must be legal in `pos`.
 std::string ToSan(const Position& pos, Move m);
-std::string ToSan(const Position& pos, Move m, const MoveList& legal);
 // Accepts standard SAN plus common variants: "0-0", missing or extra "+"/"#",
 // annotation marks ("!", "?"), promotion without "=", and the "e.p." suffix.
 absl::StatusOr<Move> ParseSan(const Position& pos, absl::string_view text);

@@ -67,6 +67,57 @@ TEST(San, ReadsVariants) {
                    .ok());  // ambiguous
 }
 
+// SAN's disambiguation worked out from every legal move: the oracle for
+// ToSan, which looks only at the pieces that reach the square.
+std::string SanPrefixFromLegalMoves(const Position& pos, Move m) {
+  const PieceType type = TypeOf(pos.piece_on(m.from()));
+  std::string san(1, "PNBRQK"[type]);
+  bool ambiguous = false, same_file = false, same_rank = false;
+  for (Move other : LegalMoves(pos)) {
+    if (other == m || other.to() != m.to() ||
+        TypeOf(pos.piece_on(other.from())) != type)
+      continue;
+    ambiguous = true;
+    same_file |= FileOf(other.from()) == FileOf(m.from());
+    same_rank |= RankOf(other.from()) == RankOf(m.from());
+  }
+  if (ambiguous) {
+    san += !same_file   ? std::string(1, char('a' + FileOf(m.from())))
+           : !same_rank ? std::string(1, char('1' + RankOf(m.from())))
+                        : SquareName(m.from());
+  }
+  return san + (m.is_capture() ? "x" : "") + SquareName(m.to());
+}
+
+TEST(San, DisambiguatesAsTheLegalMovesSay) {
+  std::vector<Position> positions = testing::RandomPlayPositions(40, 150, 7);
+  // Three queens on one square's lines, knights and rooks in pairs, and a
+  // pinned knight that must not count as a rival.
+  for (const char* fen : {"7k/8/8/1Q1Q4/8/1Q6/8/K7 w - - 0 1",
+                          "4k3/8/8/8/3N1N2/8/R6R/K7 w - - 0 1",
+                          "k3r3/8/8/4N3/8/8/4K3/2N5 w - - 0 1",
+                          "1k6/8/8/8/8/8/8/R3K2R w KQ - 0 1"})
+    positions.push_back(FromFen(fen));
+  int pieces = 0, disambiguated = 0;
+  for (const Position& pos : positions) {
+    for (Move m : LegalMoves(pos)) {
+      const PieceType type = TypeOf(pos.piece_on(m.from()));
+      if (type == kPawn || m.flag() == kKingCastle || m.flag() == kQueenCastle)
+        continue;
+      const std::string expected = SanPrefixFromLegalMoves(pos, m);
+      const std::string san = ToSan(pos, m);
+      ASSERT_EQ(san.substr(0, expected.size()), expected) << pos.ToFen();
+      ASSERT_LE(san.size(), expected.size() + 1) << pos.ToFen();
+      ++pieces;
+      disambiguated += expected.size() > 3u + m.is_capture();
+    }
+  }
+  EXPECT_GT(pieces, 20000);
+  EXPECT_GT(disambiguated, 20);
+  EXPECT_EQ(San("k3r3/8/8/4N3/8/8/4K3/2N5 w - - 0 1", "c1d3"), "Nd3");
+  EXPECT_EQ(San("7k/8/8/1Q1Q4/8/1Q6/8/K7 w - - 0 1", "b5c4"), "Qb5c4");
+}
+
 TEST(San, RoundTripOverAllMovesOfRandomPositions) {
   int checked = 0;
   for (const Position& pos : testing::RandomPlayPositions(40, 150, 5)) {
