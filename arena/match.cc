@@ -249,12 +249,14 @@ absl::StatusOr<uint64_t> RewriteLog(const std::string& log_path,
 // Opens the log for appending: an existing log of the same match is resumed
 // (after its torn tail is cut, its cap raised, or with --drop_damaged its
 // damaged records dropped), otherwise a new one is started. `done` receives the
-// games already played. InvalidArgument: the log may not be touched (another
-// match, damage); other errors: it could not be written.
+// games already played, `header` the log's header as it now stands.
+// InvalidArgument: the log may not be touched (another match, damage); other
+// errors: it could not be written.
 absl::StatusOr<RecordWriter> OpenLog(const LoadedMatch& match,
                                      const RunOptions& options,
                                      const std::string& log_path,
-                                     std::vector<GameRecord>* done) {
+                                     std::vector<GameRecord>* done,
+                                     MatchHeader* logged_header) {
   const MatchConfig& config = match.config;
   absl::StatusOr<LogContents> existing =
       options.fresh ? absl::NotFoundError("fresh") : ReadLog(log_path);
@@ -279,6 +281,7 @@ absl::StatusOr<RecordWriter> OpenLog(const LoadedMatch& match,
     }
     if (absl::Status s = writer->Write(header.SerializeAsString()); !s.ok())
       return s;
+    *logged_header = header;
     return writer;
   }
   if (existing->header.merged_from_size() > 0) {
@@ -321,6 +324,7 @@ absl::StatusOr<RecordWriter> OpenLog(const LoadedMatch& match,
         log_path, ".damaged) and plays those games again"));
   }
   *done = existing->games;
+  *logged_header = existing->header;
   if (existing->torn) {
     Note(options,
          absl::StrCat(
@@ -350,6 +354,7 @@ absl::StatusOr<RecordWriter> OpenLog(const LoadedMatch& match,
     absl::StatusOr<uint64_t> size = RewriteLog(log_path, header, *done);
     if (!size.ok()) return size.status();
     valid_bytes = *size;
+    *logged_header = header;
     if (scheduled > logged) {
       Note(options, absl::StrCat("game cap raised from ", logged, " to ",
                                  scheduled, "\n"));
@@ -407,42 +412,66 @@ std::string WatchShardSprt(const std::string& dir, int every_ms,
   }
 }
 
+// The report of a running match: each game is added as the log takes it, and
+// report.html is rewritten from what was added every report_interval_ms. A
+// re-read of the log would, on a long match, take every core from the games
+// for seconds at a time. A failed rewrite is only a note: the report at the
+// end, written from the log, decides the exit code.
+class RunningReport {
+ public:
+  RunningReport(const MatchHeader& header, const std::vector<GameRecord>& done)
+      : builder_(header, size_t(header.scheduled_games())) {
+    log_.header = header;
+    std::vector<const GameRecord*> games;
+    for (const GameRecord& g : done) games.push_back(&g);
+    builder_.Add(games);
+  }
+
+  void Add(const GameRecord& game) {
+    const GameRecord* added[] = {&game};
+    std::lock_guard<std::mutex> lock(mutex_);
+    builder_.Add(added);
+    ++games_;
+  }
+
+  // Until `done`, rewrites the report whenever games came since the last.
+  void RewriteUntil(const std::string& dir, const RunOptions& options,
+                    const std::atomic<bool>& done) {
+    using Clock = std::chrono::steady_clock;
+    // At most a tenth of a core: a rewrite waits ten times the last one.
+    Clock::duration wait =
+        std::chrono::milliseconds(options.report_interval_ms);
+    auto last = Clock::now();
+    size_t reported = 0;
+    while (!done.load()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      if (Clock::now() - last < wait) continue;
+      last = Clock::now();
+      std::optional<MatchReportData> data;
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (games_ == reported) continue;
+        reported = games_;
+        data = builder_.Snapshot(SummarizeScan(log_, builder_.standings()));
+      }
+      if (absl::Status s = WriteMatchReport(*data, log_.header, dir); !s.ok())
+        Note(options,
+             absl::StrCat("\nreport not updated: ", s.message(), "\n"));
+      wait = std::max<Clock::duration>(
+          std::chrono::milliseconds(options.report_interval_ms),
+          10 * (Clock::now() - last));
+    }
+  }
+
+ private:
+  LogScan log_;  // the header; the games played here are intact
+  std::mutex mutex_;
+  MatchReportBuilder builder_;
+  size_t games_ = 0;
+};
+
 // A match whose outputs could not all be written: exit code 4, unless it had
 // already failed otherwise.
-// Rewrites report.html from the log every report_interval_ms while games are
-// added, so that a long match can be followed in a browser. A failure here is
-// only a note: the report at the end decides the exit code.
-void RewriteReportWhileRunning(const std::string& dir,
-                               const std::string& log_path,
-                               const RunOptions& options,
-                               const std::atomic<bool>& done) {
-  using Clock = std::chrono::steady_clock;
-  uintmax_t reported_size = 0;
-  auto last = Clock::now();
-  // A rewrite reads the whole log: on a long match it waits at least ten
-  // times what the last one took, so that it never takes more than a tenth
-  // of a core from the games.
-  Clock::duration wait = std::chrono::milliseconds(options.report_interval_ms);
-  while (!done.load()) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    if (Clock::now() - last < wait) continue;
-    last = Clock::now();
-    std::error_code ec;
-    const uintmax_t size = fs::file_size(log_path, ec);
-    if (ec || size == reported_size) continue;
-    reported_size = size;
-    absl::StatusOr<ReportedLog> log = ReadLogForReport(log_path);
-    if (!log.ok()) continue;
-    if (absl::Status s = WriteMatchReport(log->data, log->header, dir);
-        !s.ok()) {
-      Note(options, absl::StrCat("\nreport not updated: ", s.message(), "\n"));
-    }
-    wait = std::max<Clock::duration>(
-        std::chrono::milliseconds(options.report_interval_ms),
-        10 * (Clock::now() - last));
-  }
-}
-
 void MarkIoError(MatchSummary* summary) {
   if (summary->exit_code() != kExitOk) return;
   summary->set_exit_code(kExitIoError);
@@ -579,8 +608,9 @@ absl::StatusOr<MatchSummary> PlayMatchForSummary(const LoadedMatch& match,
 
   // Resume from an existing log of the same match, or start a new one.
   std::vector<GameRecord> done;
+  MatchHeader header;
   absl::StatusOr<RecordWriter> opened =
-      OpenLog(match, options, log_path, &done);
+      OpenLog(match, options, log_path, &done, &header);
   if (!opened.ok()) return opened.status();
   SharedRecordWriter log_writer(*std::move(opened));
 
@@ -627,6 +657,9 @@ absl::StatusOr<MatchSummary> PlayMatchForSummary(const LoadedMatch& match,
   bool io_failed = false;
   Progress progress(options, scheduled, int(done.size()));
 
+  std::optional<RunningReport> report;
+  if (options.report_interval_ms > 0) report.emplace(header, done);
+
   auto worker = [&]() {
     std::vector<std::unique_ptr<Player>> players(config.players_size());
     while (!stop.load()) {
@@ -662,6 +695,7 @@ absl::StatusOr<MatchSummary> PlayMatchForSummary(const LoadedMatch& match,
         break;
       }
       standings.Add(record);
+      if (report) report->Add(record);
       if (sprt_decided()) stop = true;
       progress.Update(standings, false);
     }
@@ -678,10 +712,9 @@ absl::StatusOr<MatchSummary> PlayMatchForSummary(const LoadedMatch& match,
     });
   }
   std::thread report_watch;
-  if (options.report_interval_ms > 0) {
-    report_watch = std::thread([&] {
-      RewriteReportWhileRunning(dir, log_path, options, workers_done);
-    });
+  if (report) {
+    report_watch =
+        std::thread([&] { report->RewriteUntil(dir, options, workers_done); });
   }
   for (std::thread& t : threads) t.join();
   workers_done = true;

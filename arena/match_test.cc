@@ -23,6 +23,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 constexpr char kSmallMatch[] = R"(
 name: "small"
@@ -261,6 +262,32 @@ TEST(MatchTest, SameSeedSameGamesWhateverTheConcurrency) {
   }
   ASSERT_EQ(runs[0].size(), 12u);
   ExpectSameGames(runs[0], runs[1]);
+}
+
+// The report a running match rewrites from the games it has added (every
+// 100 ms here, while two threads add games): the match still ends with the
+// report of its log. Under TSan this checks the rewrite's locking.
+TEST(MatchTest, TheReportIsRewrittenWhileGamesComeIn) {
+  auto match = ParseMatch(kSmallMatch, "small", ".");
+  ASSERT_TRUE(match.ok());
+  const std::string dir = ::testing::TempDir() + "running_report";
+  std::ostringstream out, notes;
+  RunOptions options{.output_dir = dir,
+                     .fresh = true,
+                     .concurrency = 2,
+                     .progress = false,
+                     .out = &out,
+                     .notes = &notes,
+                     .report_interval_ms = 1};
+  ASSERT_EQ(RunMatch(*match, options), kExitOk) << notes.str();
+  EXPECT_THAT(notes.str(), Not(HasSubstr("report not updated")));
+  auto written = ReadFile(dir + "/report.html");
+  ASSERT_TRUE(written.ok());
+  MatchSummary summary = SummarizeLog(*ReadLog(dir + "/games.log"));
+  fs::create_directories(dir + "/again");
+  ASSERT_TRUE(
+      WriteDerivedFiles(dir + "/again", dir + "/games.log", &summary).ok());
+  EXPECT_TRUE(*written == *ReadFile(dir + "/again/report.html"));
 }
 
 TEST(MatchTest, PgnReadsBackToTheSameMoves) {

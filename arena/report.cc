@@ -371,10 +371,11 @@ MatchReportBuilder::MatchReportBuilder(const MatchHeader& header,
                       std::vector<PhaseCell>(kPhaseCells));
 }
 
-void MatchReportBuilder::SampleProgress() {
-  for (size_t p = 0; p < data_.progress.size(); ++p) {
+void MatchReportBuilder::SampleProgress(
+    std::vector<std::vector<EloSample>>* progress) const {
+  for (size_t p = 0; p < progress->size(); ++p) {
     const PairingSummary s = standings_.Summary(int(p));
-    std::vector<EloSample>& samples = data_.progress[p];
+    std::vector<EloSample>& samples = (*progress)[p];
     if (s.games() == 0 ||
         (!samples.empty() && samples.back().games == s.games()))
       continue;
@@ -395,7 +396,7 @@ void MatchReportBuilder::Add(absl::Span<const GameRecord* const> games) {
         g->index(), white, black, int(g->result()), int(g->termination()),
         g->moves_size(), g->round(), g->opening_index()});
     standings_.Add(*g);
-    if (++added_ % sample_every_ == 0) SampleProgress();
+    if (++added_ % sample_every_ == 0) SampleProgress(&data_.progress);
   }
   // Going through every move (the viewer's moves, the sums per stretch of
   // the game) is most of the work: on every core, each with its own sums.
@@ -429,27 +430,44 @@ void MatchReportBuilder::Add(absl::Span<const GameRecord* const> games) {
   }
 }
 
-MatchReportData MatchReportBuilder::Finish(const MatchSummary& summary) && {
-  SampleProgress();
-  data_.summary = summary;
+namespace {
+
+// The data's last touches: the summary, and the games and their moves by
+// schedule index (the order of the game list and the move chunks).
+void Complete(const MatchSummary& summary, MatchReportData* data) {
+  data->summary = summary;
   // A summary of other pairings (foreign input) must not index past ours.
-  data_.pairings.resize(
-      std::min<size_t>(data_.pairings.size(), size_t(summary.pairings_size())));
-  // By schedule index: the order of the game list and the move chunks.
-  std::vector<size_t> order(data_.games.size());
+  data->pairings.resize(
+      std::min<size_t>(data->pairings.size(), size_t(summary.pairings_size())));
+  std::vector<size_t> order(data->games.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return data_.games[a].index < data_.games[b].index;
+    return data->games[a].index < data->games[b].index;
   });
   std::vector<GameListing> games(order.size());
   std::vector<std::string> moves(order.size());
   for (size_t i = 0; i < order.size(); ++i) {
-    games[i] = data_.games[order[i]];
-    moves[i] = std::move(data_.moves[order[i]]);
+    games[i] = data->games[order[i]];
+    moves[i] = std::move(data->moves[order[i]]);
   }
-  data_.games = std::move(games);
-  data_.moves = std::move(moves);
+  data->games = std::move(games);
+  data->moves = std::move(moves);
+}
+
+}  // namespace
+
+MatchReportData MatchReportBuilder::Finish(const MatchSummary& summary) && {
+  SampleProgress(&data_.progress);
+  Complete(summary, &data_);
   return std::move(data_);
+}
+
+MatchReportData MatchReportBuilder::Snapshot(
+    const MatchSummary& summary) const {
+  MatchReportData data = data_;
+  SampleProgress(&data.progress);
+  Complete(summary, &data);
+  return data;
 }
 
 MatchReportData BuildMatchReportData(const LogContents& log,

@@ -70,9 +70,13 @@ class MatchReportBuilder {
   const Standings& standings() const { return standings_; }
   // `summary` is the one result.textproto holds.
   MatchReportData Finish(const MatchSummary& summary) &&;
+  // The same without ending the build: the data is copied (a running match's
+  // report, rewritten from time to time while games are added).
+  MatchReportData Snapshot(const MatchSummary& summary) const;
 
  private:
-  void SampleProgress();
+  // Samples the standings into `progress` if games came since its last one.
+  void SampleProgress(std::vector<std::vector<EloSample>>* progress) const;
 
   Standings standings_;
   size_t sample_every_;

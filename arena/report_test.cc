@@ -150,6 +150,31 @@ TEST_F(ReportTest, ReadingTheLogFileGivesTheSameData) {
               HasSubstr("no such file"));
 }
 
+// A running match's report: a snapshot is the data Finish would give, and
+// the builder goes on after it.
+TEST_F(ReportTest, ASnapshotIsTheFinishedDataAndTheBuildGoesOn) {
+  const MatchSummary summary = SummarizeLog(*log_);
+  std::vector<const GameRecord*> games;
+  for (const GameRecord& g : log_->games) games.push_back(&g);
+  const size_t half = games.size() / 2;
+  MatchReportBuilder builder(log_->header, games.size());
+  builder.Add(absl::MakeConstSpan(games).subspan(0, half));
+  MatchReportBuilder first_half(log_->header, games.size());
+  first_half.Add(absl::MakeConstSpan(games).subspan(0, half));
+  const MatchReportData snapshot = builder.Snapshot(summary);
+  const MatchReportData finished = std::move(first_half).Finish(summary);
+  EXPECT_EQ(RenderMatchReport(snapshot, log_->header)[0].contents,
+            RenderMatchReport(finished, log_->header)[0].contents);
+  EXPECT_EQ(snapshot.games.size(), half);
+
+  builder.Add(absl::MakeConstSpan(games).subspan(half));
+  EXPECT_EQ(
+      RenderMatchReport(std::move(builder).Finish(summary), log_->header)[0]
+          .contents,
+      RenderMatchReport(BuildMatchReportData(*log_, summary), log_->header)[0]
+          .contents);
+}
+
 TEST_F(ReportTest, LargeLogsLoadTheirMovesInChunks) {
   const MatchReportData d = BuildMatchReportData(*log_, SummarizeLog(*log_));
   ReportOptions options;

@@ -240,8 +240,9 @@ TEST(TextDatasetTest, LargeTextSetsRoundTripInChunks) {
     for (int i = 0; i < set.positions_size(); i += 513) {
       EXPECT_EQ(read->positions(i).fen(), set.positions(i).fen());
       EXPECT_EQ(read->positions(i).result(), set.positions(i).result());
-      if (format == DatasetFormat::kEpd)
+      if (format == DatasetFormat::kEpd) {
         EXPECT_EQ(read->positions(i).score_cp(), set.positions(i).score_cp());
+      }
     }
   }
 }
