@@ -31,7 +31,6 @@
 #include "arena/referee.h"
 #include "arena/report.h"
 #include "arena/stats.h"
-#include "common/parallel.h"
 #include "common/record_io.h"
 #include "common/stopwatch.h"
 #include "common/textproto.h"
