@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <utility>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
@@ -229,13 +230,21 @@ absl::StatusOr<LogScan> ScanRecords(const RecordFile& file,
 }
 
 absl::StatusOr<LogScan> ScanGames(const RecordFile& file,
-                                  absl::string_view name, TakeGames take) {
-  return ScanRecords(file, name, kScanBatchGames,
-                     [&](const LogScan& scan, std::vector<GameRecord*>& games) {
-                       take(scan, absl::Span<const GameRecord* const>(
-                                      games.data(), games.size()));
-                     });
+                                  absl::string_view name, StartScan start,
+                                  TakeGames take) {
+  bool started = false;
+  absl::StatusOr<LogScan> scan = ScanRecords(
+      file, name, kScanBatchGames,
+      [&](const LogScan& scan, std::vector<GameRecord*>& games) {
+        if (!std::exchange(started, true)) start(scan);
+        take(scan,
+             absl::Span<const GameRecord* const>(games.data(), games.size()));
+      });
+  if (scan.ok() && !scan->empty() && !started) start(*scan);
+  return scan;
 }
+
+void NoStart(const LogScan&) {}
 
 absl::StatusOr<std::string> ReadLogFile(const std::string& path) {
   std::error_code ec;
@@ -252,16 +261,26 @@ absl::StatusOr<std::string> ReadLogFile(const std::string& path) {
 }  // namespace
 
 absl::StatusOr<LogScan> ScanLog(absl::string_view data, absl::string_view name,
-                                TakeGames take) {
+                                StartScan start, TakeGames take) {
   absl::StatusOr<RecordFile> file = ParseRecordFile(data, name);
   if (!file.ok()) return file.status();
-  return ScanGames(*file, name, take);
+  return ScanGames(*file, name, start, take);
+}
+
+absl::StatusOr<LogScan> ScanLog(absl::string_view data, absl::string_view name,
+                                TakeGames take) {
+  return ScanLog(data, name, NoStart, take);
+}
+
+absl::StatusOr<LogScan> ScanLogFile(const std::string& path, StartScan start,
+                                    TakeGames take) {
+  absl::StatusOr<std::string> data = ReadLogFile(path);
+  if (!data.ok()) return data.status();
+  return ScanLog(*data, path, start, take);
 }
 
 absl::StatusOr<LogScan> ScanLogFile(const std::string& path, TakeGames take) {
-  absl::StatusOr<std::string> data = ReadLogFile(path);
-  if (!data.ok()) return data.status();
-  return ScanLog(*data, path, take);
+  return ScanLogFile(path, NoStart, take);
 }
 
 absl::StatusOr<LogContents> ParseLog(absl::string_view data,

@@ -55,6 +55,15 @@ using TakeGames = absl::FunctionRef<void(
 absl::StatusOr<LogScan> ScanLog(absl::string_view data, absl::string_view name,
                                 TakeGames take);
 absl::StatusOr<LogScan> ScanLogFile(const std::string& path, TakeGames take);
+// The same with `start` called once, before any games, when the log has a
+// header (not for an empty log), even if no game follows: where a reader
+// builds from the header what the games are added to (standings, a report,
+// a PGN).
+using StartScan = absl::FunctionRef<void(const LogScan& scan)>;
+absl::StatusOr<LogScan> ScanLog(absl::string_view data, absl::string_view name,
+                                StartScan start, TakeGames take);
+absl::StatusOr<LogScan> ScanLogFile(const std::string& path, StartScan start,
+                                    TakeGames take);
 
 // Whether a log's header belongs to the match of `config` with a book of
 // `book_fingerprint`: the same engines, book content, time control,

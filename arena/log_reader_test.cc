@@ -23,6 +23,7 @@
 namespace chess {
 namespace {
 
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 constexpr char kMatch[] = R"(
@@ -318,6 +319,45 @@ TEST_F(DamagedLogTest, ScanningInBatchesReadsWhatParsingReads) {
   ASSERT_TRUE(summary.ok());
   EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(
       *summary, SummarizeLog(*parsed)));
+}
+
+TEST_F(DamagedLogTest, ScanStartsOnceBeforeTheGamesAndForAHeaderAlone) {
+  auto played = ReadLog(log_);
+  ASSERT_TRUE(played.ok()) << played.status();
+  std::vector<std::string> calls;
+  auto scan = ScanLogFile(
+      log_,
+      [&](const LogScan& scan) {
+        calls.push_back(absl::StrCat("start ", scan.game_records));
+      },
+      [&](const LogScan&, absl::Span<const GameRecord* const> g) {
+        calls.push_back(absl::StrCat("games ", g.size()));
+      });
+  ASSERT_TRUE(scan.ok()) << scan.status();
+  const std::string games = absl::StrCat(played->games.size());
+  EXPECT_THAT(calls, ElementsAre("start " + games, "games " + games));
+
+  ASSERT_TRUE(
+      ReplaceRecordFile(log_, {played->header.SerializeAsString()}).ok());
+  calls.clear();
+  scan = ScanLogFile(
+      log_, [&](const LogScan&) { calls.push_back("start"); },
+      [&](const LogScan&, absl::Span<const GameRecord* const>) {
+        calls.push_back("games");
+      });
+  ASSERT_TRUE(scan.ok()) << scan.status();
+  EXPECT_THAT(calls, ElementsAre("start"));
+
+  ASSERT_TRUE(ReplaceRecordFile(log_, {}).ok());
+  calls.clear();
+  scan = ScanLogFile(
+      log_, [&](const LogScan&) { calls.push_back("start"); },
+      [&](const LogScan&, absl::Span<const GameRecord* const>) {
+        calls.push_back("games");
+      });
+  ASSERT_TRUE(scan.ok()) << scan.status();
+  EXPECT_TRUE(scan->empty());
+  EXPECT_THAT(calls, ElementsAre()) << "an empty log has nothing to start on";
 }
 
 TEST(LogReaderTest, DirectoryIsNotALog) {

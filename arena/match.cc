@@ -799,19 +799,17 @@ absl::Status WriteDerivedFiles(const std::string& dir,
   std::optional<MatchReportBuilder> report;
   absl::StatusOr<LogScan> scan = ScanLogFile(
       log_path,
-      [&](const LogScan& scan, absl::Span<const GameRecord* const> games) {
-        if (!pgn) {
-          pgn.emplace(scan.header);
-          report.emplace(scan.header, scan.game_records);
-        }
+      [&](const LogScan& scan) {
+        pgn.emplace(scan.header);
+        report.emplace(scan.header, scan.game_records);
+      },
+      [&](const LogScan&, absl::Span<const GameRecord* const> games) {
         pgn->Add(games);
         report->Add(games);
       });
   if (!scan.ok()) return scan.status();
-  if (!pgn) {
-    pgn.emplace(scan->header);
-    report.emplace(scan->header, 0);
-  }
+  if (scan->empty())
+    return absl::InvalidArgumentError(absl::StrCat(log_path, ": empty log"));
   return WriteDerivedFiles(dir, std::move(*pgn).Finish(),
                            std::move(*report).Finish(*summary), scan->header,
                            summary);
@@ -836,14 +834,15 @@ absl::StatusOr<MatchSummary> SummarizeLog(const std::string& log_path) {
   std::optional<Standings> standings;
   absl::StatusOr<LogScan> log = ScanLogFile(
       log_path,
-      [&](const LogScan& scan, absl::Span<const GameRecord* const> games) {
-        if (!standings) standings.emplace(StandingsConfig(scan.header));
+      [&](const LogScan& scan) {
+        standings.emplace(StandingsConfig(scan.header));
+      },
+      [&](const LogScan&, absl::Span<const GameRecord* const> games) {
         for (const GameRecord* g : games) standings->Add(*g);
       });
   if (!log.ok()) return log.status();
   if (log->empty())
     return absl::InvalidArgumentError(absl::StrCat(log_path, ": empty log"));
-  if (!standings) standings.emplace(StandingsConfig(log->header));
   return SummarizeScan(*log, *standings);
 }
 
@@ -858,15 +857,14 @@ std::string LogToPgn(const LogContents& log) {
 absl::StatusOr<LogPgn> ReadLogAsPgn(const std::string& log_path) {
   std::optional<PgnBuilder> pgn;
   absl::StatusOr<LogScan> scan = ScanLogFile(
-      log_path,
-      [&](const LogScan& scan, absl::Span<const GameRecord* const> games) {
-        if (!pgn) pgn.emplace(scan.header);
+      log_path, [&](const LogScan& scan) { pgn.emplace(scan.header); },
+      [&](const LogScan&, absl::Span<const GameRecord* const> games) {
         pgn->Add(games);
       });
   if (!scan.ok()) return scan.status();
   if (scan->empty())
     return absl::InvalidArgumentError(absl::StrCat(log_path, ": empty log"));
-  return LogPgn{*std::move(scan), pgn ? std::move(*pgn).Finish() : ""};
+  return LogPgn{*std::move(scan), std::move(*pgn).Finish()};
 }
 
 absl::StatusOr<std::string> LogToPgn(const std::string& log_path) {

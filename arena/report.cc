@@ -483,14 +483,15 @@ absl::StatusOr<ReportedLog> ReadLogForReport(const std::string& log_path) {
   std::optional<MatchReportBuilder> builder;
   absl::StatusOr<LogScan> scan = ScanLogFile(
       log_path,
-      [&](const LogScan& scan, absl::Span<const GameRecord* const> games) {
-        if (!builder) builder.emplace(scan.header, scan.game_records);
+      [&](const LogScan& scan) {
+        builder.emplace(scan.header, scan.game_records);
+      },
+      [&](const LogScan&, absl::Span<const GameRecord* const> games) {
         builder->Add(games);
       });
   if (!scan.ok()) return scan.status();
   if (scan->empty())
     return absl::InvalidArgumentError(absl::StrCat(log_path, ": empty log"));
-  if (!builder) builder.emplace(scan->header, 0);
   const MatchSummary summary = SummarizeScan(*scan, builder->standings());
   return ReportedLog{std::move(scan->header),
                      std::move(*builder).Finish(summary)};
