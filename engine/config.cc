@@ -8,9 +8,9 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "engine/eval_weights.h"
 #include "common/files.h"
 #include "common/textproto.h"
+#include "engine/eval_weights.h"
 #include "google/protobuf/text_format.h"
 
 namespace chess {
@@ -46,6 +46,7 @@ constexpr Range kSearchRanges[] = {
     {"lmp_max_depth", 0, 64},
     {"lmp_base", 0, 256},
     {"iir_min_depth", 1, 64},
+    {"lmr_history_divisor", 0, 1 << 30},
 };
 
 }  // namespace

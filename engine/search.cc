@@ -167,13 +167,12 @@ void Engine::UpdatePv(int ply, Move m) {
 
 void Engine::ScoreMoves(const Position& pos, const MoveList& moves,
                         Move tt_move, int ply, int* scores) const {
-  const Color us = pos.side_to_move();
   const Move previous = ply > 0 ? path_moves_[ply - 1] : Move::None();
   const Move counter = params_.order_counter_moves() && !previous.is_none()
                            ? counter_moves_[previous.from()][previous.to()]
                            : Move::None();
-  const int* continuations[] = {ContinuationRow(ply, 1),
-                                ContinuationRow(ply, 2)};
+  const int* const continuations[] = {ContinuationRow(ply, 1),
+                                      ContinuationRow(ply, 2)};
   for (size_t i = 0; i < moves.size(); ++i) {
     const Move m = moves[i];
     int score = 0;
@@ -198,13 +197,19 @@ void Engine::ScoreMoves(const Position& pos, const MoveList& moves,
     } else if (m == counter) {
       score = kKillerScore - 2;
     } else if (params_.order_history()) {
-      score = history_[us][m.from()][m.to()];
-      const int reply = PieceSquare(pos.piece_on(m.from()), m.to());
-      for (const int* row : continuations)
-        if (row) score += row[reply];
+      score = QuietHistory(pos, m, continuations);
     }
     scores[i] = score;
   }
+}
+
+int Engine::QuietHistory(const Position& pos, Move m,
+                         const int* const (&rows)[2]) const {
+  int score = history_[pos.side_to_move()][m.from()][m.to()];
+  const int reply = PieceSquare(pos.piece_on(m.from()), m.to());
+  for (const int* row : rows)
+    if (row) score += row[reply];
+  return score;
 }
 
 void Engine::UpdateQuietStats(const Position& pos, Move best, const Move* tried,
@@ -404,6 +409,10 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
                                   : 256;
 
   const bool pvs = params_.algorithm() == SearchParams::PVS;
+  const int history_divisor =
+      params_.order_history() ? params_.lmr_history_divisor() : 0;
+  const int* const continuations[] = {ContinuationRow(ply, 1),
+                                      ContinuationRow(ply, 2)};
   const int original_alpha = alpha;
   int best = -kInfinity;
   Move best_move;
@@ -438,6 +447,8 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
           int(i) + 1 >= params_.lmr_min_move_number() &&
           m != killers_[ply][0] && m != killers_[ply][1]) {
         reduction = reductions_[std::min(depth, 63)][std::min<int>(i + 1, 63)];
+        if (history_divisor > 0)
+          reduction -= QuietHistory(pos, m, continuations) / history_divisor;
         reduction = std::max(0, std::min(reduction - pv_node, new_depth - 1));
       }
       if (pvs) {

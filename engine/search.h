@@ -117,6 +117,10 @@ class Engine {
   int* ContinuationRow(int ply, int back) {
     return const_cast<int*>(std::as_const(*this).ContinuationRow(ply, back));
   }
+  // A quiet move's history plus its continuation history from `rows`
+  // (ContinuationRow 1 and 2, null when none).
+  int QuietHistory(const Position& pos, Move m,
+                   const int* const (&rows)[2]) const;
   void UpdateQuietStats(const Position& pos, Move best, const Move* tried,
                         int tried_count, int depth, int ply);
   void UpdatePv(int ply, Move m);
