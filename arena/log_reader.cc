@@ -151,120 +151,153 @@ namespace {
 // megabytes of parsed games, reused from batch to batch.
 constexpr size_t kScanBatchGames = 256;
 
-// The framing's damage and the header, which decide whether the rest can be
-// read at all.
-absl::StatusOr<LogScan> ScanHeader(const RecordFile& file,
-                                   absl::string_view name) {
-  LogScan scan;
-  scan.valid_bytes = file.valid_bytes;
-  scan.torn = file.valid_bytes < file.file_bytes;
-  for (const DamagedRegion& d : file.damaged) {
-    scan.damage.push_back(absl::StrCat("offset ", d.offset, ": ", d.bytes,
-                                       " bytes hold no intact record"));
-  }
-  const bool header_damaged =
-      !file.damaged.empty() &&
-      (file.records.empty() ||
-       file.damaged.front().offset < file.offsets.front());
-  if (header_damaged) {
+// The header, which decides whether the rest can be read at all: damage
+// before it leaves no way to tell its games from another match's.
+absl::Status ScanHeader(RecordScanner& records, absl::string_view name,
+                        LogScan* scan) {
+  std::vector<ScannedRecord> first;
+  if (absl::Status s = records.Next(1, &first); !s.ok()) return s;
+  const std::vector<DamagedRegion>& damaged = records.damaged();
+  if (!damaged.empty() &&
+      (first.empty() || damaged.front().offset < first.front().offset)) {
     return absl::InvalidArgumentError(absl::StrCat(
-        name, ": the match header at offset ", file.damaged.front().offset,
+        name, ": the match header at offset ", damaged.front().offset,
         " is damaged, so its games cannot be told from another match's"));
   }
-  if (file.records.empty()) return scan;
-  if (!scan.header.ParseFromArray(file.records[0].data(),
-                                  int(file.records[0].size()))) {
+  if (first.empty()) return absl::OkStatus();
+  if (!scan->header.ParseFromArray(first[0].payload.data(),
+                                   int(first[0].payload.size()))) {
     return absl::InvalidArgumentError(
         absl::StrCat(name, ": the first record is not a match header"));
   }
-  if (absl::Status s = ValidateHeader(scan.header); !s.ok()) {
+  if (absl::Status s = ValidateHeader(scan->header); !s.ok()) {
     return absl::InvalidArgumentError(
         absl::StrCat(name, ": invalid match header: ", s.message()));
   }
-  scan.game_records = file.records.size() - 1;
-  return scan;
+  return absl::OkStatus();
 }
+
+// Damage is found as the scan goes (a batch's invalid games, the framing's
+// damage when the reader reaches it) and listed in file order at the end.
+class DamageList {
+ public:
+  explicit DamageList(LogScan* scan) : scan_(scan) {}
+  void Add(uint64_t offset, std::string text) {
+    offsets_.push_back(offset);
+    scan_->damage.push_back(std::move(text));
+  }
+  void AddFraming(const std::vector<DamagedRegion>& damaged) {
+    for (; framing_seen_ < damaged.size(); ++framing_seen_) {
+      const DamagedRegion& d = damaged[framing_seen_];
+      Add(d.offset, absl::StrCat("offset ", d.offset, ": ", d.bytes,
+                                 " bytes hold no intact record"));
+    }
+  }
+  void SortByOffset() {
+    std::vector<size_t> order(offsets_.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return offsets_[a] < offsets_[b];
+    });
+    std::vector<std::string> sorted;
+    for (size_t i : order) sorted.push_back(std::move(scan_->damage[i]));
+    scan_->damage = std::move(sorted);
+  }
+
+ private:
+  LogScan* scan_;
+  std::vector<uint64_t> offsets_;
+  size_t framing_seen_ = 0;
+};
 
 // Parsing and replaying the games is most of the work on a large log: each
 // batch is split over the cores, then handed on in log order. Parsing into
 // the same messages batch after batch reuses their memory.
 using TakeBatch =
     absl::FunctionRef<void(const LogScan&, std::vector<GameRecord*>&)>;
-absl::StatusOr<LogScan> ScanRecords(const RecordFile& file,
+absl::StatusOr<LogScan> ScanRecords(RecordScanner& records,
                                     absl::string_view name, size_t batch_games,
-                                    TakeBatch take) {
-  absl::StatusOr<LogScan> scan = ScanHeader(file, name);
-  if (!scan.ok() || scan->game_records == 0) return scan;
-  const size_t count = scan->game_records;
-  const auto pairings = Pairings(scan->header.config());
-  std::vector<GameRecord> slots(std::min(count, batch_games));
-  std::vector<absl::Status> checks(slots.size());
-  const size_t threads = count < 2000 ? 1 : CoreCount();
-  absl::flat_hash_set<int> seen;
-  std::vector<GameRecord*> kept;
-  for (size_t first = 0; first < count; first += slots.size()) {
-    const size_t n = std::min(slots.size(), count - first);
-    ForEachSlice(n, threads, [&](size_t, size_t begin, size_t end) {
-      for (size_t i = begin; i < end; ++i) {
-        const absl::string_view record = file.records[first + i + 1];
-        checks[i] = slots[i].ParseFromArray(record.data(), int(record.size()))
-                        ? ValidateGame(slots[i], scan->header, pairings)
-                        : Bad("not a game record");
+                                    StartScan start, TakeBatch take) {
+  LogScan scan;
+  if (absl::Status s = ScanHeader(records, name, &scan); !s.ok()) return s;
+  DamageList damage(&scan);
+  if (!scan.empty()) {
+    start(scan);
+    const auto pairings = Pairings(scan.header.config());
+    std::vector<ScannedRecord> batch;
+    std::vector<GameRecord> slots;
+    std::vector<absl::Status> checks;
+    absl::flat_hash_set<int> seen;
+    std::vector<GameRecord*> kept;
+    for (;;) {
+      if (absl::Status s = records.Next(batch_games, &batch); !s.ok()) return s;
+      damage.AddFraming(records.damaged());
+      if (batch.empty()) break;
+      const size_t n = batch.size();
+      if (slots.size() < n) slots.resize(n);
+      checks.resize(n);
+      ForEachSlice(
+          n, n < 128 ? 1 : CoreCount(), [&](size_t, size_t begin, size_t end) {
+            for (size_t i = begin; i < end; ++i) {
+              const absl::string_view record = batch[i].payload;
+              checks[i] =
+                  slots[i].ParseFromArray(record.data(), int(record.size()))
+                      ? ValidateGame(slots[i], scan.header, pairings)
+                      : Bad("not a game record");
+            }
+          });
+      kept.clear();
+      for (size_t i = 0; i < n; ++i) {
+        const size_t number = scan.game_records + i + 1;  // the header is 0
+        if (!checks[i].ok()) {
+          damage.Add(batch[i].offset,
+                     absl::StrCat("offset ", batch[i].offset, ": game record ",
+                                  number, ": ", checks[i].message()));
+        } else if (seen.insert(slots[i].index()).second) {
+          kept.push_back(&slots[i]);
+        } else {
+          ++scan.duplicates;
+        }
       }
-    });
-    kept.clear();
-    for (size_t i = 0; i < n; ++i) {
-      if (!checks[i].ok()) {
-        scan->damage.push_back(absl::StrCat(
-            "offset ", file.offsets[first + i + 1], ": game record ",
-            first + i + 1, ": ", checks[i].message()));
-      } else if (seen.insert(slots[i].index()).second) {
-        kept.push_back(&slots[i]);
-      } else {
-        ++scan->duplicates;
-      }
+      scan.game_records += n;
+      take(scan, kept);
     }
-    take(*scan, kept);
   }
+  // Damage before the end of an empty log (the header's is an error above).
+  damage.AddFraming(records.damaged());
+  damage.SortByOffset();
+  scan.valid_bytes = records.valid_bytes();
+  scan.torn = records.valid_bytes() < records.file_bytes();
   return scan;
 }
 
-absl::StatusOr<LogScan> ScanGames(const RecordFile& file,
+absl::StatusOr<LogScan> ScanGames(RecordScanner& records,
                                   absl::string_view name, StartScan start,
                                   TakeGames take) {
-  bool started = false;
-  absl::StatusOr<LogScan> scan = ScanRecords(
-      file, name, kScanBatchGames,
-      [&](const LogScan& scan, std::vector<GameRecord*>& games) {
-        if (!std::exchange(started, true)) start(scan);
-        take(scan,
-             absl::Span<const GameRecord* const>(games.data(), games.size()));
-      });
-  if (scan.ok() && !scan->empty() && !started) start(*scan);
-  return scan;
+  return ScanRecords(records, name, kScanBatchGames, start,
+                     [&](const LogScan& scan, std::vector<GameRecord*>& games) {
+                       take(scan, absl::Span<const GameRecord* const>(
+                                      games.data(), games.size()));
+                     });
 }
 
 void NoStart(const LogScan&) {}
 
-absl::StatusOr<std::string> ReadLogFile(const std::string& path) {
+absl::Status NotADirectory(const std::string& path) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(path, ": is a directory, not a match log"));
-  }
-  absl::StatusOr<std::string> data = ReadFile(path);
-  if (!data.ok() && !std::filesystem::exists(path, ec))
-    return absl::NotFoundError(absl::StrCat(path, ": no such file"));
-  return data;
+  if (!std::filesystem::is_directory(path, ec)) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat(path, ": is a directory, not a match log"));
 }
 
 }  // namespace
 
 absl::StatusOr<LogScan> ScanLog(absl::string_view data, absl::string_view name,
                                 StartScan start, TakeGames take) {
-  absl::StatusOr<RecordFile> file = ParseRecordFile(data, name);
-  if (!file.ok()) return file.status();
-  return ScanGames(*file, name, start, take);
+  absl::StatusOr<std::unique_ptr<RecordScanner>> records =
+      RecordScanner::OverData(data, name);
+  if (!records.ok()) return records.status();
+  return ScanGames(**records, name, start, take);
 }
 
 absl::StatusOr<LogScan> ScanLog(absl::string_view data, absl::string_view name,
@@ -274,9 +307,11 @@ absl::StatusOr<LogScan> ScanLog(absl::string_view data, absl::string_view name,
 
 absl::StatusOr<LogScan> ScanLogFile(const std::string& path, StartScan start,
                                     TakeGames take) {
-  absl::StatusOr<std::string> data = ReadLogFile(path);
-  if (!data.ok()) return data.status();
-  return ScanLog(*data, path, start, take);
+  if (absl::Status s = NotADirectory(path); !s.ok()) return s;
+  absl::StatusOr<std::unique_ptr<RecordScanner>> records =
+      RecordScanner::OpenFile(path);
+  if (!records.ok()) return records.status();
+  return ScanGames(**records, path, start, take);
 }
 
 absl::StatusOr<LogScan> ScanLogFile(const std::string& path, TakeGames take) {
@@ -285,12 +320,13 @@ absl::StatusOr<LogScan> ScanLogFile(const std::string& path, TakeGames take) {
 
 absl::StatusOr<LogContents> ParseLog(absl::string_view data,
                                      absl::string_view name) {
-  absl::StatusOr<RecordFile> file = ParseRecordFile(data, name);
-  if (!file.ok()) return file.status();
+  absl::StatusOr<std::unique_ptr<RecordScanner>> records =
+      RecordScanner::OverData(data, name);
+  if (!records.ok()) return records.status();
   // One batch: the games are parsed in place and moved out, never copied.
   LogContents log;
   absl::StatusOr<LogScan> scan =
-      ScanRecords(*file, name, std::max<size_t>(1, file->records.size()),
+      ScanRecords(**records, name, SIZE_MAX, NoStart,
                   [&](const LogScan&, std::vector<GameRecord*>& games) {
                     log.games.reserve(log.games.size() + games.size());
                     for (GameRecord* g : games)
@@ -302,7 +338,11 @@ absl::StatusOr<LogContents> ParseLog(absl::string_view data,
 }
 
 absl::StatusOr<LogContents> ReadLog(const std::string& path) {
-  absl::StatusOr<std::string> data = ReadLogFile(path);
+  if (absl::Status s = NotADirectory(path); !s.ok()) return s;
+  std::error_code ec;
+  absl::StatusOr<std::string> data = ReadFile(path);
+  if (!data.ok() && !std::filesystem::exists(path, ec))
+    return absl::NotFoundError(absl::StrCat(path, ": no such file"));
   if (!data.ok()) return data.status();
   return ParseLog(*data, path);
 }

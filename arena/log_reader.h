@@ -23,8 +23,8 @@ namespace chess {
 // What a read of a log finds besides its games.
 struct LogScan {
   MatchHeader header;  // no config: an empty log
-  // One line per damaged region or invalid record ("offset 1234: ..."); the
-  // games after it are kept.
+  // One line per damaged region or invalid record ("offset 1234: ..."), in
+  // file order; the games after it are kept.
   std::vector<std::string> damage;
   uint64_t valid_bytes = 0;  // where an appended record goes
   bool torn = false;         // an unfinished record at the end (cut on resume)
@@ -47,9 +47,10 @@ absl::StatusOr<LogContents> ParseLog(absl::string_view data,
 // The reader for logs too large to hold as GameRecords (a 100,000-game log
 // would take gigabytes): checks the games as ParseLog does, a batch at a time
 // on every core, and hands each batch's valid, first-seen games to `take` in
-// log order. The games live only during the call; `scan` (header, record
-// count) is complete from the first call, its damage and duplicates so far.
-// Returns what ParseLog would, without the games.
+// log order. A file is read a window at a time (see RecordScanner), never
+// whole. The games live only during the call; `scan` has its header from the
+// first call, its record count, damage and duplicates so far. Returns what
+// ParseLog would, without the games.
 using TakeGames = absl::FunctionRef<void(
     const LogScan& scan, absl::Span<const GameRecord* const> games)>;
 absl::StatusOr<LogScan> ScanLog(absl::string_view data, absl::string_view name,

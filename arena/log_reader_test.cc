@@ -298,16 +298,17 @@ TEST_F(DamagedLogTest, ScanningInBatchesReadsWhatParsingReads) {
   auto scan = ScanLogFile(
       log_, [&](const LogScan& so_far, absl::Span<const GameRecord* const> g) {
         ++calls;
-        // The games, the duplicate, less the damaged record.
-        EXPECT_EQ(so_far.game_records, size_t(games));
+        EXPECT_LE(so_far.game_records, size_t(games));
         for (const GameRecord* game : g) scanned.push_back(game->index());
       });
   ASSERT_TRUE(scan.ok()) << scan.status();
   EXPECT_GT(calls, 2u) << "several batches";
+  // The games, the duplicate, less the damaged record.
+  EXPECT_EQ(scan->game_records, size_t(games));
   EXPECT_EQ(scan->damage, parsed->damage);
-  ASSERT_EQ(scan->damage.size(), 2u);
-  EXPECT_THAT(scan->damage[0], HasSubstr("bytes hold no intact record"));
-  EXPECT_THAT(scan->damage[1], HasSubstr("pairing 99"));
+  ASSERT_EQ(scan->damage.size(), 2u) << "in file order";
+  EXPECT_THAT(scan->damage[0], HasSubstr("pairing 99"));
+  EXPECT_THAT(scan->damage[1], HasSubstr("bytes hold no intact record"));
   EXPECT_EQ(scan->duplicates, 1);
   EXPECT_EQ(parsed->duplicates, 1);
   EXPECT_EQ(scan->valid_bytes, parsed->valid_bytes);
@@ -321,15 +322,12 @@ TEST_F(DamagedLogTest, ScanningInBatchesReadsWhatParsingReads) {
       *summary, SummarizeLog(*parsed)));
 }
 
-// The calls a scan of `path` makes, in order: "start N" (N game records),
-// then "games N" per batch (N games kept).
+// The calls a scan of `path` makes, in order: "start", then "games N" per
+// batch (N games kept).
 std::vector<std::string> ScanCalls(const std::string& path, bool* empty) {
   std::vector<std::string> calls;
   auto scan = ScanLogFile(
-      path,
-      [&](const LogScan& scan) {
-        calls.push_back(absl::StrCat("start ", scan.game_records));
-      },
+      path, [&](const LogScan&) { calls.push_back("start"); },
       [&](const LogScan&, absl::Span<const GameRecord* const> g) {
         calls.push_back(absl::StrCat("games ", g.size()));
       });
@@ -343,13 +341,12 @@ TEST_F(DamagedLogTest, ScanStartsOnceBeforeTheGamesAndForAHeaderAlone) {
   ASSERT_TRUE(played.ok()) << played.status();
   const std::string games = absl::StrCat(played->games.size());
   bool empty = true;
-  EXPECT_THAT(ScanCalls(log_, &empty),
-              ElementsAre("start " + games, "games " + games));
+  EXPECT_THAT(ScanCalls(log_, &empty), ElementsAre("start", "games " + games));
   EXPECT_FALSE(empty);
 
   ASSERT_TRUE(
       ReplaceRecordFile(log_, {played->header.SerializeAsString()}).ok());
-  EXPECT_THAT(ScanCalls(log_, &empty), ElementsAre("start 0"));
+  EXPECT_THAT(ScanCalls(log_, &empty), ElementsAre("start"));
   EXPECT_FALSE(empty);
 
   ASSERT_TRUE(ReplaceRecordFile(log_, {}).ok());

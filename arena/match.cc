@@ -419,7 +419,7 @@ std::string WatchShardSprt(const std::string& dir, int every_ms,
 class RunningReport {
  public:
   RunningReport(const MatchHeader& header, const std::vector<GameRecord>& done)
-      : builder_(header, size_t(header.scheduled_games())) {
+      : builder_(header) {
     log_.header = header;
     std::vector<const GameRecord*> games;
     for (const GameRecord& g : done) games.push_back(&g);
@@ -801,7 +801,7 @@ absl::Status WriteDerivedFiles(const std::string& dir,
       log_path,
       [&](const LogScan& scan) {
         pgn.emplace(scan.header);
-        report.emplace(scan.header, scan.game_records);
+        report.emplace(scan.header);
       },
       [&](const LogScan&, absl::Span<const GameRecord* const> games) {
         pgn->Add(games);

@@ -356,10 +356,8 @@ int WhiteViewScore(const MoveRecord& move, bool white_moved) {
   return white_moved ? score : -score;
 }
 
-MatchReportBuilder::MatchReportBuilder(const MatchHeader& header,
-                                       size_t expected_games)
-    : standings_(StandingsConfig(header)),
-      sample_every_(std::max<size_t>(1, expected_games / kProgressSamples)) {
+MatchReportBuilder::MatchReportBuilder(const MatchHeader& header)
+    : standings_(StandingsConfig(header)) {
   const MatchConfig& config = header.config();
   for (const PlayerConfig& p : config.players()) {
     data_.player_index[p.name()] = int(data_.players.size());
@@ -384,6 +382,20 @@ void MatchReportBuilder::SampleProgress(
   }
 }
 
+void MatchReportBuilder::ThinProgress() {
+  bool full = false;
+  for (const auto& samples : data_.progress)
+    full |= samples.size() >= 2 * size_t(kProgressSamples);
+  if (!full) return;
+  for (auto& samples : data_.progress) {
+    // Samples 1, 3, 5...: those at multiples of the doubled spacing.
+    size_t kept = 0;
+    for (size_t i = 1; i < samples.size(); i += 2) samples[kept++] = samples[i];
+    samples.resize(kept);
+  }
+  sample_every_ *= 2;
+}
+
 void MatchReportBuilder::Add(absl::Span<const GameRecord* const> games) {
   auto index = [&](const std::string& name) {
     const auto found = data_.player_index.find(name);
@@ -396,7 +408,10 @@ void MatchReportBuilder::Add(absl::Span<const GameRecord* const> games) {
         g->index(), white, black, int(g->result()), int(g->termination()),
         g->moves_size(), g->round(), g->opening_index()});
     standings_.Add(*g);
-    if (++added_ % sample_every_ == 0) SampleProgress(&data_.progress);
+    if (++added_ % sample_every_ == 0) {
+      SampleProgress(&data_.progress);
+      ThinProgress();
+    }
   }
   // Going through every move (the viewer's moves, the sums per stretch of
   // the game) is most of the work: on every core, each with its own sums.
@@ -406,9 +421,14 @@ void MatchReportBuilder::Add(absl::Span<const GameRecord* const> games) {
       threads, std::vector<std::vector<PhaseCell>>(
                    data_.players.size(), std::vector<PhaseCell>(kPhaseCells)));
   ForEachSlice(games.size(), threads, [&](size_t t, size_t begin, size_t end) {
+    // Rendered here, then copied once at its size: a string grown by
+    // appending would allocate several times and keep unused room.
+    std::string rendered;
     for (size_t i = begin; i < end; ++i) {
       GameListing& listing = data_.games[first + i];
-      AppendGameMoves(*games[i], &data_.moves[first + i]);
+      rendered.clear();
+      AppendGameMoves(*games[i], &rendered);
+      data_.moves[first + i] = rendered;
       if (listing.white >= 0 && listing.black >= 0)
         AddPhases(*games[i], listing.white, listing.black, &phases[t]);
     }
@@ -472,7 +492,7 @@ MatchReportData MatchReportBuilder::Snapshot(
 
 MatchReportData BuildMatchReportData(const LogContents& log,
                                      const MatchSummary& summary) {
-  MatchReportBuilder builder(log.header, log.games.size());
+  MatchReportBuilder builder(log.header);
   std::vector<const GameRecord*> games;
   for (const GameRecord& g : log.games) games.push_back(&g);
   builder.Add(games);
@@ -482,10 +502,7 @@ MatchReportData BuildMatchReportData(const LogContents& log,
 absl::StatusOr<ReportedLog> ReadLogForReport(const std::string& log_path) {
   std::optional<MatchReportBuilder> builder;
   absl::StatusOr<LogScan> scan = ScanLogFile(
-      log_path,
-      [&](const LogScan& scan) {
-        builder.emplace(scan.header, scan.game_records);
-      },
+      log_path, [&](const LogScan& scan) { builder.emplace(scan.header); },
       [&](const LogScan&, absl::Span<const GameRecord* const> games) {
         builder->Add(games);
       });

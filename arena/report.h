@@ -59,8 +59,7 @@ struct MatchReportData {
 // only its listing, its compact moves and its share of the sums.
 class MatchReportBuilder {
  public:
-  // `expected_games` spaces the Elo and LLR samples (about 300 of them).
-  MatchReportBuilder(const MatchHeader& header, size_t expected_games);
+  explicit MatchReportBuilder(const MatchHeader& header);
   MatchReportBuilder(const MatchReportBuilder&) = delete;
   MatchReportBuilder& operator=(const MatchReportBuilder&) = delete;
 
@@ -77,9 +76,13 @@ class MatchReportBuilder {
  private:
   // Samples the standings into `progress` if games came since its last one.
   void SampleProgress(std::vector<std::vector<EloSample>>* progress) const;
+  // Every other sample dropped once there are twice as many as the page
+  // draws, and the spacing doubled: 300 to 600 samples however many games
+  // come, with no need to know how many will.
+  void ThinProgress();
 
   Standings standings_;
-  size_t sample_every_;
+  size_t sample_every_ = 1;
   size_t added_ = 0;
   MatchReportData data_;
 };

@@ -157,9 +157,9 @@ TEST_F(ReportTest, ASnapshotIsTheFinishedDataAndTheBuildGoesOn) {
   std::vector<const GameRecord*> games;
   for (const GameRecord& g : log_->games) games.push_back(&g);
   const size_t half = games.size() / 2;
-  MatchReportBuilder builder(log_->header, games.size());
+  MatchReportBuilder builder(log_->header);
   builder.Add(absl::MakeConstSpan(games).subspan(0, half));
-  MatchReportBuilder first_half(log_->header, games.size());
+  MatchReportBuilder first_half(log_->header);
   first_half.Add(absl::MakeConstSpan(games).subspan(0, half));
   const MatchReportData snapshot = builder.Snapshot(summary);
   const MatchReportData finished = std::move(first_half).Finish(summary);

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstring>
@@ -106,6 +107,25 @@ bool IsTornTail(absl::string_view data, size_t at) {
   return uint64_t(at) + 8 + length > data.size();
 }
 
+// The frames of `data` from `at` on, offsets within `data`: intact records,
+// damage between them, and a torn tail (left out of valid_bytes).
+void ParseFrames(absl::string_view data, size_t at, RecordFile* file) {
+  while (at < data.size()) {
+    if (const FrameCheck frame = CheckFrame(data, at); frame.intact) {
+      file->records.emplace_back(data.substr(at + 8, frame.length));
+      file->offsets.push_back(at);
+      at += 8 + frame.length;
+      file->valid_bytes = at;
+      continue;
+    }
+    const size_t next = NextIntactFrame(data, at);
+    if (next == data.size() && IsTornTail(data, at)) break;
+    file->damaged.push_back(DamagedRegion{at, next - at});
+    at = next;
+    file->valid_bytes = at;
+  }
+}
+
 }  // namespace
 
 uint32_t Crc32c(absl::string_view data) {
@@ -155,23 +175,171 @@ absl::StatusOr<RecordFile> ParseRecordFile(absl::string_view data,
     return absl::InvalidArgumentError(
         absl::StrCat(name, ": not a record file of this harness (bad magic)"));
   }
-  size_t at = kMagic.size();
-  file.valid_bytes = at;
-  while (at < data.size()) {
-    if (const FrameCheck frame = CheckFrame(data, at); frame.intact) {
-      file.records.emplace_back(data.substr(at + 8, frame.length));
-      file.offsets.push_back(at);
-      at += 8 + frame.length;
-      file.valid_bytes = at;
+  file.valid_bytes = kMagic.size();
+  ParseFrames(data, kMagic.size(), &file);
+  return file;
+}
+
+absl::StatusOr<std::unique_ptr<RecordScanner>> RecordScanner::OpenFile(
+    const std::string& path, size_t window_bytes) {
+  std::unique_ptr<RecordScanner> scanner(new RecordScanner(path));
+  scanner->fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (scanner->fd_ < 0) {
+    if (errno == ENOENT)
+      return absl::NotFoundError(absl::StrCat(path, ": no such file"));
+    return ErrnoError("cannot open", path);
+  }
+  scanner->buffer_.resize(std::max<size_t>(window_bytes, kMagic.size()));
+  if (absl::Status s = scanner->Start(); !s.ok()) return s;
+  return scanner;
+}
+
+absl::StatusOr<std::unique_ptr<RecordScanner>> RecordScanner::OverData(
+    absl::string_view data, absl::string_view name, size_t window_bytes) {
+  std::unique_ptr<RecordScanner> scanner(new RecordScanner(std::string(name)));
+  scanner->source_ = data;
+  if (window_bytes >= data.size()) {
+    scanner->whole_ = true;
+    scanner->window_size_ = data.size();
+    scanner->eof_ = true;
+  } else {
+    scanner->buffer_.resize(std::max<size_t>(window_bytes, kMagic.size()));
+  }
+  if (absl::Status s = scanner->Start(); !s.ok()) return s;
+  return scanner;
+}
+
+RecordScanner::~RecordScanner() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+absl::Status RecordScanner::Start() {
+  if (absl::Status s = Fill(kMagic.size()); !s.ok()) return s;
+  const absl::string_view start = Window().substr(0, kMagic.size());
+  if (start.size() < kMagic.size() && kMagic.substr(0, start.size()) == start) {
+    file_bytes_ = start.size();
+    ended_ = true;  // torn while writing the magic: empty
+    return absl::OkStatus();
+  }
+  if (start != kMagic) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(name_, ": not a record file of this harness (bad magic)"));
+  }
+  begin_ = kMagic.size();
+  valid_bytes_ = kMagic.size();
+  return absl::OkStatus();
+}
+
+absl::string_view RecordScanner::Window() const {
+  return absl::string_view(whole_ ? source_.data() : buffer_.data(),
+                           window_size_);
+}
+
+absl::StatusOr<size_t> RecordScanner::Read(char* to, size_t n) {
+  if (fd_ < 0) {
+    const absl::string_view part = source_.substr(source_read_, n);
+    std::memcpy(to, part.data(), part.size());
+    source_read_ += part.size();
+    return part.size();
+  }
+  for (;;) {
+    const ssize_t got = ::read(fd_, to, n);
+    if (got >= 0) return size_t(got);
+    if (errno != EINTR) return ErrnoError("cannot read", name_);
+  }
+}
+
+absl::Status RecordScanner::Fill(size_t need) {
+  if (eof_) return absl::OkStatus();
+  if (begin_ > 0) {
+    std::memmove(buffer_.data(), buffer_.data() + begin_,
+                 window_size_ - begin_);
+    base_ += begin_;
+    window_size_ -= begin_;
+    begin_ = 0;
+  }
+  if (buffer_.size() < need) buffer_.resize(need);
+  while (window_size_ < buffer_.size()) {
+    absl::StatusOr<size_t> got =
+        Read(buffer_.data() + window_size_, buffer_.size() - window_size_);
+    if (!got.ok()) return got.status();
+    if (*got == 0) {
+      eof_ = true;
+      break;
+    }
+    window_size_ += *got;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status RecordScanner::ReadRest() {
+  rest_base_ = base_ + begin_;
+  const absl::string_view unread = Window().substr(begin_);
+  rest_.assign(unread.data(), unread.size());
+  if (!eof_) {
+    char chunk[1 << 16];
+    for (;;) {
+      absl::StatusOr<size_t> got = Read(chunk, sizeof(chunk));
+      if (!got.ok()) return got.status();
+      if (*got == 0) break;
+      rest_.append(chunk, *got);
+    }
+  }
+  ParseFrames(rest_, 0, &rest_file_);
+  for (const DamagedRegion& d : rest_file_.damaged)
+    damaged_.push_back(DamagedRegion{rest_base_ + d.offset, d.bytes});
+  valid_bytes_ = rest_base_ + rest_file_.valid_bytes;
+  file_bytes_ = rest_base_ + rest_.size();
+  in_rest_ = true;
+  return absl::OkStatus();
+}
+
+absl::Status RecordScanner::Next(size_t max_records,
+                                 std::vector<ScannedRecord>* records) {
+  records->clear();
+  while (records->size() < max_records && !ended_) {
+    if (in_rest_) {
+      if (rest_next_ == rest_file_.records.size()) {
+        ended_ = true;
+        break;
+      }
+      records->push_back(
+          ScannedRecord{rest_file_.records[rest_next_],
+                        rest_base_ + rest_file_.offsets[rest_next_]});
+      ++rest_next_;
       continue;
     }
-    const size_t next = NextIntactFrame(data, at);
-    if (next == data.size() && IsTornTail(data, at)) break;
-    file.damaged.push_back(DamagedRegion{at, next - at});
-    at = next;
-    file.valid_bytes = at;
+    const absl::string_view window = Window();
+    const size_t available = window.size() - begin_;
+    const uint32_t length = available >= 8 ? LoadLe32(&window[begin_]) : 0;
+    const bool whole_frame =
+        available >= 8 && length <= kMaxRecordBytes && 8 + length <= available;
+    if (!whole_frame && !eof_ && (available < 8 || length <= kMaxRecordBytes)) {
+      // Records already given point into the window: refill on the next call.
+      if (!records->empty()) break;
+      if (absl::Status s = Fill(available < 8 ? 8 : 8 + size_t(length));
+          !s.ok())
+        return s;
+      continue;
+    }
+    if (!whole_frame || Crc32c(window.substr(begin_ + 8, length)) !=
+                            LoadLe32(&window[begin_ + 4])) {
+      if (available == 0) {  // the end, every frame intact
+        file_bytes_ = base_ + window.size();
+        ended_ = true;
+        break;
+      }
+      // Damage or a torn tail: where it ends depends on what follows, so
+      // the rest is read whole and parsed as ParseRecordFile parses it.
+      if (absl::Status s = ReadRest(); !s.ok()) return s;
+      continue;
+    }
+    records->push_back(
+        ScannedRecord{window.substr(begin_ + 8, length), base_ + begin_});
+    begin_ += 8 + length;
+    valid_bytes_ = base_ + begin_;
   }
-  return file;
+  return absl::OkStatus();
 }
 
 absl::StatusOr<RecordReader> RecordReader::Open(const std::string& path) {

@@ -8,8 +8,8 @@
 #define COMMON_RECORD_IO_H_
 
 #include <condition_variable>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -34,10 +34,10 @@ struct RecordFile {
   // Each record's payload, in the data parsed: `data` when read from a file,
   // else the caller's (no copy of a large log).
   std::vector<absl::string_view> records;
-  std::vector<uint64_t> offsets;  // where each record's frame starts
+  std::vector<uint64_t> offsets;       // where each record's frame starts
   std::vector<DamagedRegion> damaged;  // in the middle, before intact records
-  uint64_t valid_bytes = 0;  // end of the last whole record
-  uint64_t file_bytes = 0;   // > valid_bytes when the tail is torn
+  uint64_t valid_bytes = 0;            // end of the last whole record
+  uint64_t file_bytes = 0;             // > valid_bytes when the tail is torn
   std::unique_ptr<const std::string> data;  // set by ReadRecordFile
 };
 
@@ -59,6 +59,78 @@ absl::StatusOr<RecordFile> ParseRecordFile(absl::string_view data,
 // the `valid_bytes` to append after.
 absl::StatusOr<uint64_t> ReplaceRecordFile(
     const std::string& path, const std::vector<std::string>& records);
+
+// One record of a scan: its payload and where its frame starts.
+struct ScannedRecord {
+  absl::string_view payload;
+  uint64_t offset = 0;
+};
+
+// Reads a record file front to back a window at a time, so that memory holds
+// a window (or one record, if larger) however large the file, and finds what
+// ReadRecordFile finds: the same records, damage, valid_bytes and file_bytes.
+// Intact frames are taken from the window; at the first frame that is not
+// intact (damage, or a torn tail), the rest of the file is read whole and
+// parsed as ParseRecordFile parses it, since where damage ends depends on
+// what follows. Reading a large log this way costs a fraction of reading it
+// whole: no file-sized buffer to allocate, fault in and copy into.
+class RecordScanner {
+ public:
+  static constexpr size_t kDefaultWindowBytes = 8 << 20;
+  // NotFound for a missing file; InvalidArgument for one that is not a record
+  // file.
+  static absl::StatusOr<std::unique_ptr<RecordScanner>> OpenFile(
+      const std::string& path, size_t window_bytes = kDefaultWindowBytes);
+  // The same on bytes in memory, `name` naming them in errors: read in place
+  // when the window holds them all (the records point into `data`), else
+  // copied a window at a time as from a file.
+  static absl::StatusOr<std::unique_ptr<RecordScanner>> OverData(
+      absl::string_view data, absl::string_view name,
+      size_t window_bytes = SIZE_MAX);
+  RecordScanner(const RecordScanner&) = delete;
+  RecordScanner& operator=(const RecordScanner&) = delete;
+  ~RecordScanner();
+
+  // Replaces `records` with up to `max_records` next records (fewer where
+  // the window ends); their payloads stay valid until the next call. Empty
+  // at the end of the file.
+  absl::Status Next(size_t max_records, std::vector<ScannedRecord>* records);
+  // Damage found so far, in file order.
+  const std::vector<DamagedRegion>& damaged() const { return damaged_; }
+  // Final once Next has given no record.
+  uint64_t valid_bytes() const { return valid_bytes_; }
+  uint64_t file_bytes() const { return file_bytes_; }
+
+ private:
+  explicit RecordScanner(std::string name) : name_(std::move(name)) {}
+  absl::Status Start();  // the magic
+  absl::string_view Window() const;
+  absl::StatusOr<size_t> Read(char* to, size_t n);
+  // Makes the window hold `need` bytes from the next frame on, or all that is
+  // left of the file.
+  absl::Status Fill(size_t need);
+  absl::Status ReadRest();
+
+  std::string name_;
+  int fd_ = -1;               // a file, or
+  absl::string_view source_;  // bytes in memory
+  size_t source_read_ = 0;
+  bool whole_ = false;  // the window is `source_` itself
+  std::string buffer_;
+  size_t window_size_ = 0;  // bytes of the file from base_ in the window
+  uint64_t base_ = 0;       // the window's first byte in the file
+  size_t begin_ = 0;        // the next frame, in the window
+  bool eof_ = false;        // the window reaches the end of the file
+  bool ended_ = false;
+  bool in_rest_ = false;  // after damage: records from rest_file_
+  std::string rest_;
+  uint64_t rest_base_ = 0;
+  RecordFile rest_file_;
+  size_t rest_next_ = 0;
+  std::vector<DamagedRegion> damaged_;
+  uint64_t valid_bytes_ = 0;
+  uint64_t file_bytes_ = 0;
+};
 
 // Reads a record file one record at a time, so that memory holds one record
 // however large the file: for data that is consumed in order (training sets).

@@ -205,6 +205,106 @@ TEST(RecordIoTest, CorruptPayloadEndsTheFile) {
   ASSERT_EQ(file->records.size(), 1u);
 }
 
+// Everything a scan finds, in one comparable form.
+struct Found {
+  std::vector<std::string> records;
+  std::vector<uint64_t> offsets;
+  std::vector<std::pair<uint64_t, uint64_t>> damaged;
+  uint64_t valid_bytes = 0, file_bytes = 0;
+  bool operator==(const Found&) const = default;
+};
+
+Found FoundByParsing(const std::string& data) {
+  Found found;
+  absl::StatusOr<RecordFile> file = ParseRecordFile(data, "data");
+  EXPECT_TRUE(file.ok()) << file.status();
+  if (!file.ok()) return found;
+  for (absl::string_view r : file->records) found.records.emplace_back(r);
+  found.offsets = file->offsets;
+  for (const DamagedRegion& d : file->damaged)
+    found.damaged.emplace_back(d.offset, d.bytes);
+  found.valid_bytes = file->valid_bytes;
+  found.file_bytes = file->file_bytes;
+  return found;
+}
+
+// Scans a batch of `batch` records at a time, as the log reader does.
+Found FoundByScanning(RecordScanner& scanner, size_t batch) {
+  Found found;
+  std::vector<ScannedRecord> records;
+  do {
+    absl::Status s = scanner.Next(batch, &records);
+    EXPECT_TRUE(s.ok()) << s;
+    if (!s.ok()) break;
+    for (const ScannedRecord& r : records) {
+      found.records.emplace_back(r.payload);
+      found.offsets.push_back(r.offset);
+    }
+  } while (!records.empty());
+  for (const DamagedRegion& d : scanner.damaged())
+    found.damaged.emplace_back(d.offset, d.bytes);
+  found.valid_bytes = scanner.valid_bytes();
+  found.file_bytes = scanner.file_bytes();
+  return found;
+}
+
+// Records of many sizes (one larger than the smaller windows), then damage
+// or a torn tail where the windows end at every possible byte: whatever the
+// window and the batch, a scan finds what parsing the whole file finds.
+TEST(RecordScannerTest, FindsWhatParsingTheWholeFileFinds) {
+  const std::string path = ::testing::TempDir() + "scan.log";
+  std::vector<std::string> payloads;
+  for (int i = 0; i < 12; ++i)
+    payloads.push_back(std::string(size_t(i * i * 3), char('a' + i)));
+  ASSERT_TRUE(ReplaceRecordFile(path, payloads).ok());
+  std::ifstream in(path, std::ios::binary);
+  const std::string intact((std::istreambuf_iterator<char>(in)), {});
+  const auto whole = ParseRecordFile(intact, "intact");
+  ASSERT_TRUE(whole.ok());
+  std::map<std::string, std::string> files = {
+      {"intact", intact},
+      {"torn header", intact + "\x10\x00"},
+      {"torn payload", intact + std::string("\x10\x00\x00\x00abc", 7)},
+      {"empty", ""},
+      {"torn magic", intact.substr(0, 10)},
+      {"magic alone", intact.substr(0, whole->offsets[0])},
+  };
+  for (size_t r : {size_t(0), size_t(4), size_t(11)}) {
+    std::string flipped = intact;
+    flipped[whole->offsets[r] + 9] ^= 0x20;
+    files[absl::StrCat("flipped payload ", r)] = flipped;
+    std::string bad_length = intact;
+    bad_length[whole->offsets[r] + 3] = '\x7f';
+    files[absl::StrCat("huge length ", r)] = bad_length;
+  }
+  for (const auto& [name, data] : files) {
+    const Found expected = FoundByParsing(data);
+    for (size_t window : {size_t(1), size_t(30), size_t(64), size_t(100),
+                          size_t(333), size_t(1) << 20}) {
+      for (size_t batch : {size_t(1), size_t(3), SIZE_MAX}) {
+        auto scanner = RecordScanner::OverData(data, name, window);
+        ASSERT_TRUE(scanner.ok()) << scanner.status();
+        EXPECT_TRUE(FoundByScanning(**scanner, batch) == expected)
+            << name << ", window " << window << ", batch " << batch;
+      }
+    }
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << data;
+    auto scanner = RecordScanner::OpenFile(path, 64);
+    ASSERT_TRUE(scanner.ok()) << scanner.status();
+    EXPECT_TRUE(FoundByScanning(**scanner, 5) == expected) << name;
+  }
+}
+
+TEST(RecordScannerTest, ErrorsNameTheFile) {
+  auto missing = RecordScanner::OpenFile(::testing::TempDir() + "none.log");
+  EXPECT_TRUE(absl::IsNotFound(missing.status()));
+  const std::string path = ::testing::TempDir() + "scan-text.log";
+  std::ofstream(path) << "this is not a log\n";
+  auto bad = RecordScanner::OpenFile(path);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.status().message(), ::testing::HasSubstr("scan-text.log"));
+}
+
 TEST(RecordIoTest, ErrorsNameTheFile) {
   auto missing = ReadRecordFile(::testing::TempDir() + "missing.log");
   EXPECT_TRUE(absl::IsNotFound(missing.status()));
