@@ -125,20 +125,15 @@ absl::StatusOr<std::vector<std::string>> LogPaths(
   return chess::ExpandLogPaths(operands);
 }
 
-// One log as it is; several (the shards of a match) merged in memory.
-absl::StatusOr<chess::LogContents> ReadLogs(
+// Several logs (the shards of a match) merged: where their games lie, read
+// again in schedule order by ScanMerged.
+absl::StatusOr<chess::MergedLog> MergeForReading(
     const std::vector<std::string>& paths) {
-  if (paths.size() == 1) {
-    absl::StatusOr<chess::LogContents> log = chess::ReadLog(paths[0]);
-    if (log.ok() && log->empty())
-      return absl::InvalidArgumentError(paths[0] + ": empty log");
-    return log;
-  }
   absl::StatusOr<chess::MergedLog> merged =
       chess::MergeLogs(paths, /*final_merge=*/false);
   if (!merged.ok()) return merged.status();
   for (const std::string& note : merged->notes) std::cerr << note << "\n";
-  return std::move(merged->log);
+  return merged;
 }
 
 // Writes report.html (the summary's figures and pictures) into --output_dir,
@@ -174,33 +169,38 @@ int Report(const std::vector<std::string>& paths,
   return summary.exit_code();
 }
 
-// One log's report or summary, read a batch of games at a time (a large log
-// never held in memory); several logs are merged in memory first.
+// A report, summary or PGN, the games read a batch at a time (a large log
+// never held in memory), from one log or the merge of several.
 absl::StatusOr<chess::ReportedLog> ReadForReport(
     const std::vector<std::string>& paths) {
   if (paths.size() == 1) return chess::ReadLogForReport(paths[0]);
-  absl::StatusOr<chess::LogContents> log = ReadLogs(paths);
-  if (!log.ok()) return log.status();
-  return chess::ReportedLog{log->header, chess::BuildMatchReportData(
-                                             *log, chess::SummarizeLog(*log))};
+  absl::StatusOr<chess::MergedLog> merged = MergeForReading(paths);
+  if (!merged.ok()) return merged.status();
+  return chess::ReadGamesForReport(
+      [&](chess::StartScan start, chess::TakeGames take) {
+        return chess::ScanMerged(*merged, start, take);
+      },
+      paths[0]);
 }
 
 absl::StatusOr<chess::MatchSummary> ReadForSummary(
     const std::vector<std::string>& paths) {
   if (paths.size() == 1) return chess::SummarizeLog(paths[0]);
-  absl::StatusOr<chess::LogContents> log = ReadLogs(paths);
-  if (!log.ok()) return log.status();
-  return chess::SummarizeLog(*log);
+  absl::StatusOr<chess::MergedLog> merged = MergeForReading(paths);
+  if (!merged.ok()) return merged.status();
+  return merged->summary;
 }
 
 absl::StatusOr<chess::LogPgn> ReadForPgn(
     const std::vector<std::string>& paths) {
   if (paths.size() == 1) return chess::ReadLogAsPgn(paths[0]);
-  absl::StatusOr<chess::LogContents> log = ReadLogs(paths);
-  if (!log.ok()) return log.status();
-  std::string pgn = chess::LogToPgn(*log);
-  return chess::LogPgn{std::move(static_cast<chess::LogScan&>(*log)),
-                       std::move(pgn)};
+  absl::StatusOr<chess::MergedLog> merged = MergeForReading(paths);
+  if (!merged.ok()) return merged.status();
+  return chess::ReadGamesAsPgn(
+      [&](chess::StartScan start, chess::TakeGames take) {
+        return chess::ScanMerged(*merged, start, take);
+      },
+      paths[0]);
 }
 
 int SummaryOrPgn(const std::vector<char*>& args) {

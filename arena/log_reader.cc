@@ -213,8 +213,8 @@ class DamageList {
 // Parsing and replaying the games is most of the work on a large log: each
 // batch is split over the cores, then handed on in log order. Parsing into
 // the same messages batch after batch reuses their memory.
-using TakeBatch =
-    absl::FunctionRef<void(const LogScan&, std::vector<GameRecord*>&)>;
+using TakeBatch = absl::FunctionRef<void(
+    const LogScan&, std::vector<GameRecord*>&, const std::vector<uint64_t>&)>;
 absl::StatusOr<LogScan> ScanRecords(RecordScanner& records,
                                     absl::string_view name, size_t batch_games,
                                     StartScan start, TakeBatch take) {
@@ -229,6 +229,7 @@ absl::StatusOr<LogScan> ScanRecords(RecordScanner& records,
     std::vector<absl::Status> checks;
     absl::flat_hash_set<int> seen;
     std::vector<GameRecord*> kept;
+    std::vector<uint64_t> kept_offsets;
     for (;;) {
       if (absl::Status s = records.Next(batch_games, &batch); !s.ok()) return s;
       damage.AddFraming(records.damaged());
@@ -247,6 +248,7 @@ absl::StatusOr<LogScan> ScanRecords(RecordScanner& records,
             }
           });
       kept.clear();
+      kept_offsets.clear();
       for (size_t i = 0; i < n; ++i) {
         const size_t number = scan.game_records + i + 1;  // the header is 0
         if (!checks[i].ok()) {
@@ -255,12 +257,13 @@ absl::StatusOr<LogScan> ScanRecords(RecordScanner& records,
                                   number, ": ", checks[i].message()));
         } else if (seen.insert(slots[i].index()).second) {
           kept.push_back(&slots[i]);
+          kept_offsets.push_back(batch[i].offset);
         } else {
           ++scan.duplicates;
         }
       }
       scan.game_records += n;
-      take(scan, kept);
+      take(scan, kept, kept_offsets);
     }
   }
   // Damage before the end of an empty log (the header's is an error above).
@@ -273,12 +276,15 @@ absl::StatusOr<LogScan> ScanRecords(RecordScanner& records,
 
 absl::StatusOr<LogScan> ScanGames(RecordScanner& records,
                                   absl::string_view name, StartScan start,
-                                  TakeGames take) {
-  return ScanRecords(records, name, kScanBatchGames, start,
-                     [&](const LogScan& scan, std::vector<GameRecord*>& games) {
-                       take(scan, absl::Span<const GameRecord* const>(
-                                      games.data(), games.size()));
-                     });
+                                  TakeGamesAt take) {
+  return ScanRecords(
+      records, name, kScanBatchGames, start,
+      [&](const LogScan& scan, std::vector<GameRecord*>& games,
+          const std::vector<uint64_t>& offsets) {
+        take(scan,
+             absl::Span<const GameRecord* const>(games.data(), games.size()),
+             offsets);
+      });
 }
 
 void NoStart(const LogScan&) {}
@@ -297,7 +303,10 @@ absl::StatusOr<LogScan> ScanLog(absl::string_view data, absl::string_view name,
   absl::StatusOr<std::unique_ptr<RecordScanner>> records =
       RecordScanner::OverData(data, name);
   if (!records.ok()) return records.status();
-  return ScanGames(**records, name, start, take);
+  return ScanGames(
+      **records, name, start,
+      [&](const LogScan& scan, absl::Span<const GameRecord* const> games,
+          absl::Span<const uint64_t>) { take(scan, games); });
 }
 
 absl::StatusOr<LogScan> ScanLog(absl::string_view data, absl::string_view name,
@@ -305,13 +314,31 @@ absl::StatusOr<LogScan> ScanLog(absl::string_view data, absl::string_view name,
   return ScanLog(data, name, NoStart, take);
 }
 
-absl::StatusOr<LogScan> ScanLogFile(const std::string& path, StartScan start,
-                                    TakeGames take) {
+absl::StatusOr<LogScan> ScanLogFileAt(const std::string& path, StartScan start,
+                                      TakeGamesAt take) {
   if (absl::Status s = NotADirectory(path); !s.ok()) return s;
   absl::StatusOr<std::unique_ptr<RecordScanner>> records =
       RecordScanner::OpenFile(path);
   if (!records.ok()) return records.status();
   return ScanGames(**records, path, start, take);
+}
+
+absl::StatusOr<LogScan> ScanLogFile(const std::string& path, StartScan start,
+                                    TakeGames take) {
+  return ScanLogFileAt(
+      path, start,
+      [&](const LogScan& scan, absl::Span<const GameRecord* const> games,
+          absl::Span<const uint64_t>) { take(scan, games); });
+}
+
+absl::StatusOr<MatchHeader> ReadLogHeader(const std::string& path) {
+  if (absl::Status s = NotADirectory(path); !s.ok()) return s;
+  absl::StatusOr<std::unique_ptr<RecordScanner>> records =
+      RecordScanner::OpenFile(path);
+  if (!records.ok()) return records.status();
+  LogScan scan;
+  if (absl::Status s = ScanHeader(**records, path, &scan); !s.ok()) return s;
+  return std::move(scan.header);
 }
 
 absl::StatusOr<LogScan> ScanLogFile(const std::string& path, TakeGames take) {
@@ -327,7 +354,8 @@ absl::StatusOr<LogContents> ParseLog(absl::string_view data,
   LogContents log;
   absl::StatusOr<LogScan> scan =
       ScanRecords(**records, name, SIZE_MAX, NoStart,
-                  [&](const LogScan&, std::vector<GameRecord*>& games) {
+                  [&](const LogScan&, std::vector<GameRecord*>& games,
+                      const std::vector<uint64_t>&) {
                     log.games.reserve(log.games.size() + games.size());
                     for (GameRecord* g : games)
                       log.games.push_back(std::move(*g));

@@ -66,6 +66,25 @@ absl::StatusOr<LogScan> ScanLog(absl::string_view data, absl::string_view name,
 absl::StatusOr<LogScan> ScanLogFile(const std::string& path, StartScan start,
                                     TakeGames take);
 
+// ScanLogFile with each game's record offset (ScannedRecord::offset), for a
+// reader that reads the game again later (RecordFileReader) instead of
+// keeping it.
+using TakeGamesAt = absl::FunctionRef<void(
+    const LogScan& scan, absl::Span<const GameRecord* const> games,
+    absl::Span<const uint64_t> offsets)>;
+absl::StatusOr<LogScan> ScanLogFileAt(const std::string& path, StartScan start,
+                                      TakeGamesAt take);
+
+// A match's games read a batch at a time as ScanLogFile reads them: from one
+// log file, or from the logs of a sharded match (ScanMerged in merge.h). What
+// the summary, the PGN and the report are built from.
+using GameScan =
+    absl::FunctionRef<absl::StatusOr<LogScan>(StartScan start, TakeGames take)>;
+
+// The header alone, checked as ScanLogFile checks it; an empty log gives a
+// header with no config. Errors are ScanLogFile's.
+absl::StatusOr<MatchHeader> ReadLogHeader(const std::string& path);
+
 // Whether a log's header belongs to the match of `config` with a book of
 // `book_fingerprint`: the same engines, book content, time control,
 // adjudication, seed and pairing. The cap (games, rounds), the concurrency and

@@ -384,6 +384,7 @@ std::string WatchShardSprt(const std::string& dir, int every_ms,
   const std::string parent = own.parent_path().string();
   // The first look at once: a shard started late may have nothing to do.
   int64_t next_ms = SteadyNowMs();
+  int64_t last_took_ms = -1;
   for (;;) {
     const bool last_look = workers_done.load();
     if (!last_look) {
@@ -393,10 +394,16 @@ std::string WatchShardSprt(const std::string& dir, int every_ms,
     const int64_t started = SteadyNowMs();
     absl::StatusOr<MergedLog> merged =
         MergeLogs(ShardLogsIn(parent), /*final_merge=*/false);
-    next_ms = SteadyNowMs() +
-              std::max<int64_t>(every_ms, 20 * (SteadyNowMs() - started));
-    const MatchSummary all =
-        merged.ok() ? SummarizeLog(merged->log) : MatchSummary();
+    // The cost of a look is the lesser of the last two: logs that grow show
+    // in both, while one look slowed by a busy machine (hundreds of ms for a
+    // few games, seen) would otherwise push the next one back twenty times
+    // as long, past a verdict.
+    const int64_t took_ms = SteadyNowMs() - started;
+    const int64_t cost_ms =
+        last_took_ms < 0 ? took_ms : std::min(took_ms, last_took_ms);
+    last_took_ms = took_ms;
+    next_ms = SteadyNowMs() + std::max<int64_t>(every_ms, 20 * cost_ms);
+    const MatchSummary all = merged.ok() ? merged->summary : MatchSummary();
     // A peer mid-write or damaged, or nothing played yet: next time.
     const SprtVerdict verdict =
         all.pairings().empty() ? SPRT_CONTINUE : all.pairings(0).sprt_verdict();
@@ -829,11 +836,11 @@ absl::StatusOr<MatchLog> ReadMatchLog(const std::string& log_path) {
   return MatchLog{std::move(log->header), std::move(log->games)};
 }
 
-absl::StatusOr<MatchSummary> SummarizeLog(const std::string& log_path) {
+absl::StatusOr<MatchSummary> SummarizeGames(GameScan games,
+                                            absl::string_view name) {
   // A batch of games at a time: a large log is never held in memory.
   std::optional<Standings> standings;
-  absl::StatusOr<LogScan> log = ScanLogFile(
-      log_path,
+  absl::StatusOr<LogScan> log = games(
       [&](const LogScan& scan) {
         standings.emplace(StandingsConfig(scan.header));
       },
@@ -842,8 +849,16 @@ absl::StatusOr<MatchSummary> SummarizeLog(const std::string& log_path) {
       });
   if (!log.ok()) return log.status();
   if (log->empty())
-    return absl::InvalidArgumentError(absl::StrCat(log_path, ": empty log"));
+    return absl::InvalidArgumentError(absl::StrCat(name, ": empty log"));
   return SummarizeScan(*log, *standings);
+}
+
+absl::StatusOr<MatchSummary> SummarizeLog(const std::string& log_path) {
+  return SummarizeGames(
+      [&](StartScan start, TakeGames take) {
+        return ScanLogFile(log_path, start, take);
+      },
+      log_path);
 }
 
 std::string LogToPgn(const LogContents& log) {
@@ -854,17 +869,25 @@ std::string LogToPgn(const LogContents& log) {
   return std::move(pgn).Finish();
 }
 
-absl::StatusOr<LogPgn> ReadLogAsPgn(const std::string& log_path) {
+absl::StatusOr<LogPgn> ReadGamesAsPgn(GameScan games, absl::string_view name) {
   std::optional<PgnBuilder> pgn;
-  absl::StatusOr<LogScan> scan = ScanLogFile(
-      log_path, [&](const LogScan& scan) { pgn.emplace(scan.header); },
-      [&](const LogScan&, absl::Span<const GameRecord* const> games) {
-        pgn->Add(games);
-      });
+  absl::StatusOr<LogScan> scan =
+      games([&](const LogScan& scan) { pgn.emplace(scan.header); },
+            [&](const LogScan&, absl::Span<const GameRecord* const> games) {
+              pgn->Add(games);
+            });
   if (!scan.ok()) return scan.status();
   if (scan->empty())
-    return absl::InvalidArgumentError(absl::StrCat(log_path, ": empty log"));
+    return absl::InvalidArgumentError(absl::StrCat(name, ": empty log"));
   return LogPgn{*std::move(scan), std::move(*pgn).Finish()};
+}
+
+absl::StatusOr<LogPgn> ReadLogAsPgn(const std::string& log_path) {
+  return ReadGamesAsPgn(
+      [&](StartScan start, TakeGames take) {
+        return ScanLogFile(log_path, start, take);
+      },
+      log_path);
 }
 
 absl::StatusOr<std::string> LogToPgn(const std::string& log_path) {

@@ -87,6 +87,9 @@ absl::StatusOr<MatchLog> ReadMatchLog(const std::string& log_path);
 
 // Standings recomputed from a log: the summary command.
 absl::StatusOr<MatchSummary> SummarizeLog(const std::string& log_path);
+// The same from any source of games; `name` names it in errors.
+absl::StatusOr<MatchSummary> SummarizeGames(GameScan games,
+                                            absl::string_view name);
 
 // Rewrites OUTPUT_DIR/games.pgn and report.html, then result.textproto from
 // `summary`, each whole or not at all. A PGN that cannot be written gives the
@@ -110,6 +113,9 @@ struct LogPgn {
   std::string pgn;
 };
 absl::StatusOr<LogPgn> ReadLogAsPgn(const std::string& log_path);
+// The same from any source of games (one log, or a sharded match's logs);
+// `name` names it in errors.
+absl::StatusOr<LogPgn> ReadGamesAsPgn(GameScan games, absl::string_view name);
 // The same as one text: an error if the log is empty or damaged.
 absl::StatusOr<std::string> LogToPgn(const std::string& log_path);
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <memory>
+#include <optional>
 #include <set>
 
 #include "absl/strings/str_cat.h"
@@ -13,6 +15,7 @@
 #include "arena/standings.h"
 #include "common/parallel.h"
 #include "common/record_io.h"
+#include "google/protobuf/io/coded_stream.h"
 
 namespace chess {
 namespace {
@@ -80,60 +83,152 @@ absl::StatusOr<std::vector<std::string>> ExpandLogPaths(
   return paths;
 }
 
+namespace {
+
+// One log of a merge, read a batch at a time: what the merge keeps of it.
+struct ShardRead {
+  LogScan scan;
+  std::vector<MergedGame> games;  // in log order
+  absl::Time last_game_end = absl::InfinitePast();
+};
+
+absl::StatusOr<ShardRead> ReadShard(const std::string& path, int source,
+                                    std::optional<Standings>* standings) {
+  ShardRead read;
+  absl::StatusOr<LogScan> scan = ScanLogFileAt(
+      path,
+      [&](const LogScan& scan) {
+        // The whole match's standings, with its SPRT (a shard's has none).
+        if (!*standings) standings->emplace(scan.header.config());
+      },
+      [&](const LogScan&, absl::Span<const GameRecord* const> games,
+          absl::Span<const uint64_t> offsets) {
+        for (size_t i = 0; i < games.size(); ++i) {
+          const GameRecord& g = *games[i];
+          read.games.push_back(MergedGame{g.index(), source, offsets[i]});
+          (*standings)->Add(g);
+          absl::Time end;
+          if (absl::ParseTime(absl::RFC3339_full, g.end_time(), &end, nullptr))
+            read.last_game_end = std::max(read.last_game_end, end);
+        }
+      });
+  if (!scan.ok()) return scan.status();
+  read.scan = *std::move(scan);
+  return read;
+}
+
+// Whether a record read again is still the game a merge found there. The
+// arena writes a game's index as its first field; any other record is
+// parsed whole to find it.
+bool HoldsGame(const std::string& payload, int index) {
+  google::protobuf::io::CodedInputStream in(
+      reinterpret_cast<const uint8_t*>(payload.data()), int(payload.size()));
+  uint32_t value = 0;
+  if (in.ReadTag() == (GameRecord::kIndexFieldNumber << 3) &&
+      in.ReadVarint32(&value))
+    return int32_t(value) == index;
+  GameRecord game;
+  return game.ParseFromString(payload) && game.index() == index;
+}
+
+absl::Status ChangedSinceMerged(const MergedLog& merged, const MergedGame& g) {
+  return absl::DataLossError(
+      absl::StrCat(merged.sources[g.source], ": the record at offset ",
+                   g.offset, " is no longer game ", g.index,
+                   " (the log changed since it was merged); merge again"));
+}
+
+// A log that cannot join the merge: empty, damaged, or (final) torn.
+absl::Status CheckShardLog(const std::string& path, const LogScan& scan,
+                           bool final_merge, std::vector<std::string>* notes) {
+  if (scan.empty()) return Invalid(absl::StrCat(path, ": empty log"));
+  if (!scan.damage.empty()) {
+    return Invalid(absl::StrCat(path, ": damaged records (",
+                                absl::StrJoin(scan.damage, "; "),
+                                "); nothing was merged or changed"));
+  }
+  if (scan.torn) {
+    if (final_merge) {
+      return Invalid(
+          absl::StrCat(path,
+                       ": ends in a torn record (the shard was interrupted); "
+                       "resume it first, then merge"));
+    }
+    notes->push_back(
+        absl::StrCat(path, ": a torn record at the end was not counted"));
+  }
+  return absl::OkStatus();
+}
+
+// A log whose header does not belong with the first one's.
+absl::Status CheckSameMatch(const std::string& path, const MatchHeader& h,
+                            const std::string& first_path,
+                            const MatchHeader& first) {
+  if (!SameMatch(h, first.config(), first.book_fingerprint()) ||
+      h.has_book_fingerprint() != first.has_book_fingerprint()) {
+    return Invalid(absl::StrCat(path, ": a different match from ", first_path,
+                                " (engines, book, time control, "
+                                "adjudication, seed or pairing differ)"));
+  }
+  if (h.shard_count() != first.shard_count()) {
+    return Invalid(absl::StrCat(path, ": ", ShardName(h), ", but ", first_path,
+                                " is ", ShardName(first)));
+  }
+  if (h.scheduled_games() != first.scheduled_games()) {
+    return Invalid(
+        absl::StrCat(path, ": scheduled for ", h.scheduled_games(), " games, ",
+                     first_path, " for ", first.scheduled_games(),
+                     "; resume every shard with the same games or rounds"));
+  }
+  return absl::OkStatus();
+}
+
+// The shards that no log holds: noted, or an error for a final merge.
+absl::Status CheckShardsPresent(const std::vector<std::string>& paths,
+                                const std::map<int, std::string>& shard_source,
+                                const MatchHeader& first, bool final_merge,
+                                MergedLog* merged) {
+  for (int s = 0; s < first.shard_count(); ++s) {
+    if (shard_source.count(s)) continue;
+    const std::string note =
+        absl::StrCat("shard ", s, "/", first.shard_count(), " is missing: its ",
+                     ShardSize(first.scheduled_games(), s, first.shard_count()),
+                     " games are in no log");
+    if (final_merge) {
+      return Invalid(absl::StrCat(note,
+                                  " (logs given: ", absl::StrJoin(paths, ", "),
+                                  "); nothing was merged or changed"));
+    }
+    merged->notes.push_back(note);
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::StatusOr<MergedLog> MergeLogs(const std::vector<std::string>& paths,
                                     bool final_merge) {
   if (paths.empty()) return Invalid("no match logs to merge");
   MergedLog merged;
   std::map<int, std::string> game_source;  // index -> file
   std::map<int, std::string> shard_source;
-  const MatchHeader* first = nullptr;
-  // Read and checked on every core: replaying each game's moves dominates.
-  std::vector<absl::StatusOr<LogContents>> read(paths.size());
-  ForEachIndex(paths.size(), CoreCount(),
-               [&](size_t i) { read[i] = ReadLog(paths[i]); });
-  std::vector<LogContents> logs;
-  logs.reserve(paths.size());
+  std::optional<MatchHeader> first;
+  // One standings for every log: its counts do not depend on the order.
+  std::optional<Standings> standings;
   for (size_t i = 0; i < paths.size(); ++i) {
     const std::string& path = paths[i];
-    absl::StatusOr<LogContents>& log = read[i];
-    if (!log.ok()) return log.status();
-    if (log->empty()) return Invalid(absl::StrCat(path, ": empty log"));
-    if (!log->damage.empty()) {
-      return Invalid(absl::StrCat(path, ": damaged records (",
-                                  absl::StrJoin(log->damage, "; "),
-                                  "); nothing was merged or changed"));
-    }
-    if (log->torn) {
-      if (final_merge) {
-        return Invalid(
-            absl::StrCat(path,
-                         ": ends in a torn record (the shard was interrupted); "
-                         "resume it first, then merge"));
-      }
-      merged.notes.push_back(
-          absl::StrCat(path, ": a torn record at the end was not counted"));
-    }
-    logs.push_back(*std::move(log));
-  }
-  for (size_t i = 0; i < logs.size(); ++i) {
-    const LogContents& log = logs[i];
-    const std::string& path = paths[i];
-    const MatchHeader& h = log.header;
+    absl::StatusOr<ShardRead> read = ReadShard(path, int(i), &standings);
+    if (!read.ok()) return read.status();
+    if (absl::Status s =
+            CheckShardLog(path, read->scan, final_merge, &merged.notes);
+        !s.ok())
+      return s;
+    const MatchHeader& h = read->scan.header;
     if (!first) {
-      first = &h;
-    } else if (!SameMatch(h, first->config(), first->book_fingerprint()) ||
-               h.has_book_fingerprint() != first->has_book_fingerprint()) {
-      return Invalid(absl::StrCat(path, ": a different match from ", paths[0],
-                                  " (engines, book, time control, "
-                                  "adjudication, seed or pairing differ)"));
-    } else if (h.shard_count() != first->shard_count()) {
-      return Invalid(absl::StrCat(path, ": ", ShardName(h), ", but ", paths[0],
-                                  " is ", ShardName(*first)));
-    } else if (h.scheduled_games() != first->scheduled_games()) {
-      return Invalid(
-          absl::StrCat(path, ": scheduled for ", h.scheduled_games(),
-                       " games, ", paths[0], " for ", first->scheduled_games(),
-                       "; resume every shard with the same games or rounds"));
+      first = h;
+    } else if (absl::Status s = CheckSameMatch(path, h, paths[0], *first);
+               !s.ok()) {
+      return s;
     }
     if (h.shard_count() > 0) {
       auto [at, fresh] = shard_source.emplace(h.shard_index(), path);
@@ -144,10 +239,10 @@ absl::StatusOr<MergedLog> MergeLogs(const std::vector<std::string>& paths,
     }
     std::vector<int> twice;
     std::string other;
-    for (const GameRecord& g : log.games) {
-      auto [at, fresh] = game_source.emplace(g.index(), path);
+    for (const MergedGame& g : read->games) {
+      auto [at, fresh] = game_source.emplace(g.index, path);
       if (!fresh) {
-        twice.push_back(g.index());
+        twice.push_back(g.index);
         other = at->second;
       }
     }
@@ -158,38 +253,29 @@ absl::StatusOr<MergedLog> MergeLogs(const std::vector<std::string>& paths,
     }
     merged.sources.push_back(path);
     merged.start_times.push_back(h.start_time());
+    merged.games.insert(merged.games.end(), read->games.begin(),
+                        read->games.end());
+    merged.last_game_end = std::max(merged.last_game_end, read->last_game_end);
   }
 
-  MatchHeader& header = merged.log.header;
+  MatchHeader& header = merged.header;
   header = *first;
   header.clear_shard_index();
   header.clear_shard_count();
   header.clear_merged_from();
-  for (const LogContents& log : logs)
-    for (const GameRecord& g : log.games) merged.log.games.push_back(g);
-  std::sort(merged.log.games.begin(), merged.log.games.end(),
-            [](const GameRecord& a, const GameRecord& b) {
-              return a.index() < b.index();
+  std::sort(merged.games.begin(), merged.games.end(),
+            [](const MergedGame& a, const MergedGame& b) {
+              return a.index < b.index;
             });
+  LogScan whole;
+  whole.header = header;
+  merged.summary = SummarizeScan(whole, *standings);
   for (int i = 0; i < header.scheduled_games(); ++i)
     if (!game_source.count(i)) merged.missing_games.push_back(i);
-  if (first->shard_count() > 0) {
-    std::vector<int> absent;
-    for (int s = 0; s < first->shard_count(); ++s)
-      if (!shard_source.count(s)) absent.push_back(s);
-    for (int s : absent) {
-      const std::string note = absl::StrCat(
-          "shard ", s, "/", first->shard_count(), " is missing: its ",
-          ShardSize(header.scheduled_games(), s, first->shard_count()),
-          " games are in no log");
-      if (final_merge) {
-        return Invalid(
-            absl::StrCat(note, " (logs given: ", absl::StrJoin(paths, ", "),
-                         "); nothing was merged or changed"));
-      }
-      merged.notes.push_back(note);
-    }
-  }
+  if (absl::Status s =
+          CheckShardsPresent(paths, shard_source, *first, final_merge, &merged);
+      !s.ok())
+    return s;
   if (!merged.missing_games.empty()) {
     merged.notes.push_back(absl::StrCat(
         merged.missing_games.size(),
@@ -198,10 +284,56 @@ absl::StatusOr<MergedLog> MergeLogs(const std::vector<std::string>& paths,
   return merged;
 }
 
+absl::StatusOr<LogScan> ScanMerged(const MergedLog& merged, StartScan start,
+                                   TakeGames take) {
+  std::vector<std::unique_ptr<RecordFileReader>> readers;
+  for (const std::string& path : merged.sources) {
+    absl::StatusOr<std::unique_ptr<RecordFileReader>> reader =
+        RecordFileReader::Open(path);
+    if (!reader.ok()) return reader.status();
+    readers.push_back(*std::move(reader));
+  }
+  LogScan scan;
+  scan.header = merged.header;
+  start(scan);
+  // Checked when merged: read again, each record need only be the same game.
+  constexpr size_t kBatch = 256;
+  std::vector<std::string> payloads(kBatch);
+  std::vector<GameRecord> games(kBatch);
+  std::vector<const GameRecord*> batch;
+  for (size_t first = 0; first < merged.games.size(); first += kBatch) {
+    const size_t n = std::min(kBatch, merged.games.size() - first);
+    for (size_t i = 0; i < n; ++i) {
+      const MergedGame& at = merged.games[first + i];
+      if (absl::Status s = readers[at.source]->ReadAt(at.offset, &payloads[i]);
+          !s.ok())
+        return s;
+    }
+    std::vector<bool> same(n);
+    ForEachSlice(
+        n, n < 64 ? 1 : CoreCount(), [&](size_t, size_t begin, size_t end) {
+          for (size_t i = begin; i < end; ++i) {
+            same[i] = games[i].ParseFromString(payloads[i]) &&
+                      games[i].index() == merged.games[first + i].index;
+          }
+        });
+    batch.clear();
+    for (size_t i = 0; i < n; ++i) {
+      if (!same[i]) {
+        return ChangedSinceMerged(merged, merged.games[first + i]);
+      }
+      batch.push_back(&games[i]);
+    }
+    scan.game_records += n;
+    take(scan, batch);
+  }
+  return scan;
+}
+
 std::string FormatProgress(const MergedLog& merged, absl::Time now) {
-  const MatchSummary summary = SummarizeLog(merged.log);
-  const int done = int(merged.log.games.size());
-  const int scheduled = merged.log.header.scheduled_games();
+  const MatchSummary& summary = merged.summary;
+  const int done = int(merged.games.size());
+  const int scheduled = merged.header.scheduled_games();
   std::string text = absl::StrFormat(
       "%d of %d games played, %d missing, from %d logs\n", done, scheduled,
       int(merged.missing_games.size()), int(merged.sources.size()));
@@ -212,15 +344,8 @@ std::string FormatProgress(const MergedLog& merged, absl::Time now) {
       start = std::min(start, parsed);
   }
   // A finished match is timed to its last game, a running one to now.
-  absl::Time end = now;
-  if (merged.missing_games.empty()) {
-    end = absl::InfinitePast();
-    for (const GameRecord& g : merged.log.games) {
-      absl::Time t;
-      if (absl::ParseTime(absl::RFC3339_full, g.end_time(), &t, nullptr))
-        end = std::max(end, t);
-    }
-  }
+  const absl::Time end =
+      merged.missing_games.empty() ? merged.last_game_end : now;
   const double hours = absl::ToDoubleHours(end - start);
   if (start != absl::InfiniteFuture() && hours > 0 && done > 0) {
     const double per_hour = done / hours;
@@ -247,8 +372,8 @@ absl::StatusOr<MatchSummary> WriteMerge(const MergedLog& merged,
         absl::StrCat(output_dir, ": cannot create the output directory"));
   }
   const std::string log_path = (fs::path(output_dir) / "games.log").string();
-  if (absl::StatusOr<LogContents> old = ReadLog(log_path);
-      old.ok() && !old->empty() && old->header.merged_from_size() == 0) {
+  if (absl::StatusOr<MatchHeader> old = ReadLogHeader(log_path);
+      old.ok() && old->has_config() && old->merged_from_size() == 0) {
     return Invalid(absl::StrCat(log_path,
                                 ": a match log, not a merge; merge into "
                                 "another output_dir"));
@@ -256,18 +381,42 @@ absl::StatusOr<MatchSummary> WriteMerge(const MergedLog& merged,
     return Invalid(absl::StrCat(old.status().message(),
                                 "; merge into another output_dir"));
   }
-  MatchHeader header = merged.log.header;
+  MatchHeader header = merged.header;
   for (const std::string& source : merged.sources)
     header.add_merged_from(source);
-  std::vector<std::string> records = {header.SerializeAsString()};
-  for (const GameRecord& g : merged.log.games)
-    records.push_back(g.SerializeAsString());
-  if (absl::StatusOr<uint64_t> size = ReplaceRecordFile(log_path, records);
-      !size.ok()) {
-    return size.status();
+  // The records as the shards wrote them, copied in schedule order.
+  std::vector<std::unique_ptr<RecordFileReader>> readers;
+  for (const std::string& path : merged.sources) {
+    absl::StatusOr<std::unique_ptr<RecordFileReader>> reader =
+        RecordFileReader::Open(path);
+    if (!reader.ok()) return reader.status();
+    readers.push_back(*std::move(reader));
   }
-  MatchSummary summary = SummarizeLog(merged.log);
-  if (absl::Status s = WriteDerivedFiles(output_dir, merged.log, &summary);
+  if (absl::Status s = ReplaceRecordFileWith(
+          log_path,
+          [&](RecordWriter& log) {
+            if (absl::Status s = log.WriteUnsynced(header.SerializeAsString());
+                !s.ok())
+              return s;
+            std::string payload;
+            for (const MergedGame& g : merged.games) {
+              if (absl::Status s =
+                      readers[g.source]->ReadAt(g.offset, &payload);
+                  !s.ok())
+                return s;
+              if (!HoldsGame(payload, g.index))
+                return ChangedSinceMerged(merged, g);
+              if (absl::Status s = log.WriteUnsynced(payload); !s.ok())
+                return s;
+            }
+            return absl::OkStatus();
+          });
+      !s.ok()) {
+    return s;
+  }
+  // Read back as any log is: what the PGN and report show is what it holds.
+  MatchSummary summary = merged.summary;
+  if (absl::Status s = WriteDerivedFiles(output_dir, log_path, &summary);
       !s.ok()) {
     return s;
   }

@@ -23,22 +23,41 @@ absl::StatusOr<std::vector<std::string>> ExpandLogPaths(
 // The shard-*/games.log files in `dir`, sorted.
 std::vector<std::string> ShardLogsIn(const std::string& dir);
 
-struct MergedLog {
-  LogContents log;  // the whole match's header (no shard), games by index
-  std::vector<std::string> sources;
-  std::vector<std::string> start_times;  // of each source (RFC 3339)
-  std::vector<int> missing_games;       // scheduled, in no log
-  std::vector<std::string> notes;       // missing shards, torn tails
+// Where a game of a merge lies: which log, and where its record starts.
+struct MergedGame {
+  int index = 0;   // in the schedule
+  int source = 0;  // in MergedLog::sources
+  uint64_t offset = 0;
 };
 
-// Reads and merges. `final_merge` refuses torn shard logs (resume the shard
-// first) and missing shards; otherwise they are noted (a shard still running,
-// killed, or not started yet).
+// A merge keeps where the games lie, not the games: a 100,000-game match is
+// gigabytes as GameRecords. ScanMerged reads them again.
+struct MergedLog {
+  MatchHeader header;  // the whole match's (no shard)
+  std::vector<std::string> sources;
+  std::vector<std::string> start_times;  // of each source (RFC 3339)
+  std::vector<MergedGame> games;         // by schedule index
+  MatchSummary summary;                  // the standings of those games
+  absl::Time last_game_end = absl::InfinitePast();
+  std::vector<int> missing_games;  // scheduled, in no log
+  std::vector<std::string> notes;  // missing shards, torn tails
+};
+
+// Reads and merges, each log a batch of games at a time, every game checked
+// as ScanLogFile checks it. `final_merge` refuses torn shard logs (resume the
+// shard first) and missing shards; otherwise they are noted (a shard still
+// running, killed, or not started yet).
 // InvalidArgument errors name the file and the games concerned: logs of
 // different matches or shard counts, a game in two logs, a shard twice, a
 // damaged log. Nothing is written.
 absl::StatusOr<MergedLog> MergeLogs(const std::vector<std::string>& paths,
                                     bool final_merge);
+
+// The merged games in schedule order, read again from their logs a batch at a
+// time, as ScanLogFile gives a log's games (a GameScan). DataLoss if a log
+// changed since the merge read it.
+absl::StatusOr<LogScan> ScanMerged(const MergedLog& merged, StartScan start,
+                                   TakeGames take);
 
 // Progress over all shards while they run: games done and missing, shards
 // present, games/hour since the first shard started, ETA, and the standings so

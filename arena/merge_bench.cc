@@ -88,7 +88,8 @@ int main(int argc, char** argv) {
   const double total = start.Seconds();
   if (!summary.ok() || summary->played_games() != games) return 4;
   start.Restart();
-  const size_t pgn_bytes = chess::LogToPgn(merged->log).size();
+  const size_t pgn_bytes =
+      chess::LogToPgn(dir + "/merged/games.log").value_or("").size();
   const double pgn = start.Seconds();
   std::cout << absl::StrCat(
       "merge of ", games, " games (", moves / 2, " moves each on average) from ",

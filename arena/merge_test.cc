@@ -14,9 +14,10 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "arena/match.h"
+#include "arena/report.h"
 #include "common/files.h"
-#include "common/sanitizer.h"
 #include "common/record_io.h"
+#include "common/sanitizer.h"
 #include "engine/config.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -73,7 +74,8 @@ std::map<int, std::string> MovesByIndex(const std::vector<GameRecord>& games) {
   std::map<int, std::string> moves;
   for (const GameRecord& g : games) {
     std::string& m = moves[g.index()];
-    for (const MoveRecord& move : g.moves()) absl::StrAppend(&m, move.uci(), " ");
+    for (const MoveRecord& move : g.moves())
+      absl::StrAppend(&m, move.uci(), " ");
     absl::StrAppend(&m, GameRecord::Result_Name(g.result()));
   }
   return moves;
@@ -105,14 +107,90 @@ TEST_F(MergeTest, ShardsMergeToTheSingleMachineMatch) {
   auto single_log = ReadLog(dir_ + "/single/games.log");
   ASSERT_TRUE(merged_log.ok() && single_log.ok());
   EXPECT_EQ(MovesByIndex(merged_log->games), MovesByIndex(single_log->games));
-  EXPECT_EQ(*ReadFile(dir_ + "/merged/games.pgn"),
-            LogToPgn(*merged_log));
+  EXPECT_EQ(*ReadFile(dir_ + "/merged/games.pgn"), LogToPgn(*merged_log));
   // Merging again (the shards resumed or not) rewrites the merge.
   EXPECT_TRUE(WriteMerge(*merged, dir_ + "/merged").ok());
   // A merge never overwrites a match log.
   auto over = WriteMerge(*merged, dir_ + "/single");
   ASSERT_FALSE(over.ok());
   EXPECT_THAT(over.status().message(), HasSubstr("not a merge"));
+}
+
+// A merge keeps where the games lie: read again, they come in schedule order
+// as the merged log holds them, and the report, summary and PGN of the shards
+// are those of the merged log.
+TEST_F(MergeTest, MergedGamesAreReadAgainFromTheShardsInScheduleOrder) {
+  PlayShards(3);
+  auto paths = ExpandLogPaths({dir_});
+  ASSERT_TRUE(paths.ok()) << paths.status();
+  auto merged = MergeLogs(*paths, /*final_merge=*/true);
+  ASSERT_TRUE(merged.ok()) << merged.status();
+  ASSERT_TRUE(WriteMerge(*merged, dir_ + "/merged").ok());
+  const std::string merged_path = dir_ + "/merged/games.log";
+  auto merged_log = ReadLog(merged_path);
+  ASSERT_TRUE(merged_log.ok()) << merged_log.status();
+
+  std::vector<GameRecord> read_again;
+  auto scan = ScanMerged(
+      *merged, [](const LogScan& scan) { EXPECT_FALSE(scan.empty()); },
+      [&](const LogScan&, absl::Span<const GameRecord* const> games) {
+        for (const GameRecord* g : games) read_again.push_back(*g);
+      });
+  ASSERT_TRUE(scan.ok()) << scan.status();
+  ASSERT_EQ(read_again.size(), 14u);
+  for (size_t i = 0; i < read_again.size(); ++i) {
+    EXPECT_EQ(read_again[i].index(), int(i));
+    EXPECT_EQ(read_again[i].SerializeAsString(),
+              merged_log->games[i].SerializeAsString());
+  }
+  auto from_shards = [&](StartScan start, TakeGames take) {
+    return ScanMerged(*merged, start, take);
+  };
+  auto report = ReadGamesForReport(from_shards, "shards");
+  auto merged_report = ReadLogForReport(merged_path);
+  ASSERT_TRUE(report.ok() && merged_report.ok());
+  EXPECT_EQ(RenderMatchReport(report->data, report->header)[0].contents,
+            RenderMatchReport(merged_report->data, merged_report->header)[0]
+                .contents);
+  auto summary = SummarizeGames(from_shards, "shards");
+  ASSERT_TRUE(summary.ok()) << summary.status();
+  EXPECT_EQ(FormatSummary(*summary), FormatSummary(merged->summary));
+  auto pgn = ReadGamesAsPgn(from_shards, "shards");
+  ASSERT_TRUE(pgn.ok()) << pgn.status();
+  EXPECT_EQ(pgn->pgn, *ReadFile(dir_ + "/merged/games.pgn"));
+}
+
+// A shard log rewritten after the merge read it is caught when the games are
+// read again, not merged wrongly: here its first two games swap indices,
+// which leaves every record where it was, intact and of the same length.
+TEST_F(MergeTest, ALogChangedSinceTheMergeIsAnError) {
+  PlayShards(2);
+  auto merged = MergeLogs(*ExpandLogPaths({dir_}), /*final_merge=*/true);
+  ASSERT_TRUE(merged.ok()) << merged.status();
+  const std::string shard0 = Shard(0) + "/games.log";
+  auto file = ReadRecordFile(shard0);
+  ASSERT_TRUE(file.ok());
+  std::vector<std::string> records(file->records.begin(), file->records.end());
+  GameRecord first, second;
+  ASSERT_TRUE(first.ParseFromString(records[1]));
+  ASSERT_TRUE(second.ParseFromString(records[2]));
+  const int index = first.index();
+  first.set_index(second.index());
+  second.set_index(index);
+  records[1] = first.SerializeAsString();
+  records[2] = second.SerializeAsString();
+  ASSERT_EQ(records[1].size(), file->records[1].size());
+  ASSERT_TRUE(ReplaceRecordFile(shard0, records).ok());
+  auto scan = ScanMerged(
+      *merged, [](const LogScan&) {},
+      [](const LogScan&, absl::Span<const GameRecord* const>) {});
+  ASSERT_FALSE(scan.ok());
+  EXPECT_TRUE(absl::IsDataLoss(scan.status())) << scan.status();
+  EXPECT_THAT(scan.status().message(), HasSubstr(shard0));
+  auto written = WriteMerge(*merged, dir_ + "/merged");
+  ASSERT_FALSE(written.ok());
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/merged/games.log"))
+      << "nothing written";
 }
 
 TEST_F(MergeTest, MissingShardIsNamedWithItsGames) {
@@ -140,9 +218,9 @@ TEST_F(MergeTest, BadMergesNameTheFileAndChangeNothing) {
   EXPECT_THAT(twice.status().message(), HasSubstr("shard 0/2 is also"));
   // Another seed: another match.
   const std::string other = dir_ + "/other";
-  ASSERT_EQ(Play(absl::StrReplaceAll(kMatch, {{"seed: 5", "seed: 6"}}), other,
-                 1, 2),
-            kExitOk);
+  ASSERT_EQ(
+      Play(absl::StrReplaceAll(kMatch, {{"seed: 5", "seed: 6"}}), other, 1, 2),
+      kExitOk);
   auto mixed = MergeLogs({log0, other + "/games.log"}, true);
   ASSERT_FALSE(mixed.ok());
   EXPECT_THAT(mixed.status().message(),
@@ -191,7 +269,7 @@ TEST_F(MergeTest, ShardResumesItsOwnLogOnly) {
   auto merged = MergeLogs(*ExpandLogPaths({dir_}), true);
   ASSERT_TRUE(merged.ok()) << merged.status();
   EXPECT_TRUE(merged->missing_games.empty());
-  EXPECT_EQ(merged->log.games.size(), 14u);
+  EXPECT_EQ(merged->games.size(), 14u);
 }
 
 // With an SPRT, shards running at once stop when the LLR over all of them
@@ -239,7 +317,7 @@ TEST_F(MergeTest, SprtOverAllShardsStopsEveryShard) {
   EXPECT_GE(stopped, 1);
   auto merged = MergeLogs(*ExpandLogPaths({dir_}), true);
   ASSERT_TRUE(merged.ok()) << merged.status();
-  const MatchSummary all = SummarizeLog(merged->log);
+  const MatchSummary& all = merged->summary;
   EXPECT_EQ(all.pairings(0).sprt(), "H1 accepted");
   EXPECT_LT(all.played_games(), 600) << FormatSummary(all);
 }

@@ -499,19 +499,28 @@ MatchReportData BuildMatchReportData(const LogContents& log,
   return std::move(builder).Finish(summary);
 }
 
-absl::StatusOr<ReportedLog> ReadLogForReport(const std::string& log_path) {
+absl::StatusOr<ReportedLog> ReadGamesForReport(GameScan games,
+                                               absl::string_view name) {
   std::optional<MatchReportBuilder> builder;
-  absl::StatusOr<LogScan> scan = ScanLogFile(
-      log_path, [&](const LogScan& scan) { builder.emplace(scan.header); },
-      [&](const LogScan&, absl::Span<const GameRecord* const> games) {
-        builder->Add(games);
-      });
+  absl::StatusOr<LogScan> scan =
+      games([&](const LogScan& scan) { builder.emplace(scan.header); },
+            [&](const LogScan&, absl::Span<const GameRecord* const> games) {
+              builder->Add(games);
+            });
   if (!scan.ok()) return scan.status();
   if (scan->empty())
-    return absl::InvalidArgumentError(absl::StrCat(log_path, ": empty log"));
+    return absl::InvalidArgumentError(absl::StrCat(name, ": empty log"));
   const MatchSummary summary = SummarizeScan(*scan, builder->standings());
   return ReportedLog{std::move(scan->header),
                      std::move(*builder).Finish(summary)};
+}
+
+absl::StatusOr<ReportedLog> ReadLogForReport(const std::string& log_path) {
+  return ReadGamesForReport(
+      [&](StartScan start, TakeGames take) {
+        return ScanLogFile(log_path, start, take);
+      },
+      log_path);
 }
 
 std::vector<ReportFile> RenderMatchReport(const MatchReportData& data,

@@ -127,6 +127,9 @@ struct ReportedLog {
   MatchReportData data;
 };
 absl::StatusOr<ReportedLog> ReadLogForReport(const std::string& log_path);
+// The same from any source of games; `name` names it in errors.
+absl::StatusOr<ReportedLog> ReadGamesForReport(GameScan games,
+                                               absl::string_view name);
 
 // The mover's score from White's side, as the page's evaluation graph reads
 // it: centipawns, or +-(100000 + moves to mate); kNoScore when the engine

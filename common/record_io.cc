@@ -1,6 +1,7 @@
 #include "common/record_io.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -189,6 +190,11 @@ absl::StatusOr<std::unique_ptr<RecordScanner>> RecordScanner::OpenFile(
       return absl::NotFoundError(absl::StrCat(path, ": no such file"));
     return ErrnoError("cannot open", path);
   }
+  // A small file gets a small window: no 8 MiB to clear for a few games.
+  // (A file that grows meanwhile is read on as the window is refilled.)
+  struct stat info;
+  if (::fstat(scanner->fd_, &info) == 0 && info.st_size >= 0)
+    window_bytes = std::min<size_t>(window_bytes, size_t(info.st_size) + 4096);
   scanner->buffer_.resize(std::max<size_t>(window_bytes, kMagic.size()));
   if (absl::Status s = scanner->Start(); !s.ok()) return s;
   return scanner;
@@ -342,6 +348,56 @@ absl::Status RecordScanner::Next(size_t max_records,
   return absl::OkStatus();
 }
 
+absl::StatusOr<std::unique_ptr<RecordFileReader>> RecordFileReader::Open(
+    const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT)
+      return absl::NotFoundError(absl::StrCat(path, ": no such file"));
+    return ErrnoError("cannot open", path);
+  }
+  return std::unique_ptr<RecordFileReader>(new RecordFileReader(fd, path));
+}
+
+RecordFileReader::~RecordFileReader() { ::close(fd_); }
+
+absl::Status RecordFileReader::ReadAt(uint64_t offset, std::string* payload) {
+  auto read_at = [&](char* to, size_t n, uint64_t at) -> absl::Status {
+    while (n > 0) {
+      const ssize_t got = ::pread(fd_, to, n, off_t(at));
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) return ErrnoError("cannot read", path_);
+      if (got == 0) {
+        return absl::DataLossError(
+            absl::StrCat(path_, ": the record at offset ", offset,
+                         " is gone (the file changed since it was read)"));
+      }
+      to += got;
+      n -= size_t(got);
+      at += uint64_t(got);
+    }
+    return absl::OkStatus();
+  };
+  char header[8];
+  if (absl::Status s = read_at(header, sizeof(header), offset); !s.ok())
+    return s;
+  const uint32_t length = LoadLe32(header);
+  if (length > kMaxRecordBytes) {
+    return absl::DataLossError(
+        absl::StrCat(path_, ": no record at offset ", offset,
+                     " (the file changed since it was read)"));
+  }
+  payload->resize(length);
+  if (absl::Status s = read_at(payload->data(), length, offset + 8); !s.ok())
+    return s;
+  if (Crc32c(*payload) != LoadLe32(header + 4)) {
+    return absl::DataLossError(absl::StrCat(
+        path_, ": the record at offset ", offset,
+        " fails its checksum (the file changed since it was read)"));
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<RecordReader> RecordReader::Open(const std::string& path) {
   std::FILE* file = std::fopen(path.c_str(), "rb");
   if (file == nullptr) {
@@ -416,6 +472,26 @@ absl::StatusOr<uint64_t> ReplaceRecordFile(
   for (const std::string& payload : records) data += Frame(payload);
   if (absl::Status s = WriteFileAtomically(path, data); !s.ok()) return s;
   return data.size();
+}
+
+absl::Status ReplaceRecordFileWith(
+    const std::string& path,
+    absl::FunctionRef<absl::Status(RecordWriter&)> write) {
+  const std::string temp = path + ".tmp";
+  absl::Status written = [&]() -> absl::Status {
+    absl::StatusOr<RecordWriter> writer = RecordWriter::Create(temp);
+    if (!writer.ok()) return writer.status();
+    if (absl::Status s = write(*writer); !s.ok()) return s;
+    return writer->Sync();
+  }();
+  if (written.ok() && ::rename(temp.c_str(), path.c_str()) != 0)
+    written = ErrnoError("cannot rename over it", path);
+  if (!written.ok()) {
+    ::unlink(temp.c_str());
+    return written;
+  }
+  SyncDirectoryOf(path);
+  return absl::OkStatus();
 }
 
 absl::StatusOr<RecordWriter> RecordWriter::Create(const std::string& path) {

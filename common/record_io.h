@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -132,6 +133,28 @@ class RecordScanner {
   uint64_t file_bytes_ = 0;
 };
 
+// Reads records again where a scan found them (ScannedRecord::offset): for a
+// reader that keeps where its records lie instead of the records.
+class RecordFileReader {
+ public:
+  // NotFound for a missing file.
+  static absl::StatusOr<std::unique_ptr<RecordFileReader>> Open(
+      const std::string& path);
+  RecordFileReader(const RecordFileReader&) = delete;
+  RecordFileReader& operator=(const RecordFileReader&) = delete;
+  ~RecordFileReader();
+
+  // The payload of the record whose frame starts at `offset`; DataLoss when
+  // no intact record starts there (the file changed since it was scanned).
+  absl::Status ReadAt(uint64_t offset, std::string* payload);
+
+ private:
+  RecordFileReader(int fd, std::string path)
+      : fd_(fd), path_(std::move(path)) {}
+  int fd_;
+  std::string path_;
+};
+
 // Reads a record file one record at a time, so that memory holds one record
 // however large the file: for data that is consumed in order (training sets).
 // A torn tail ends the file as it does for ReadRecordFile; damage inside it is
@@ -181,6 +204,13 @@ class RecordWriter {
   int fd_ = -1;
   std::string path_;
 };
+
+// ReplaceRecordFile for records too many to hold at once: `write` writes them
+// (RecordWriter::WriteUnsynced) into a file beside `path`, which is then
+// synced and renamed over `path`. On any error the old file stays as it was.
+absl::Status ReplaceRecordFileWith(
+    const std::string& path,
+    absl::FunctionRef<absl::Status(RecordWriter&)> write);
 
 // One RecordWriter shared by many threads (the arena's games), with group
 // commit: each record is written under a lock, but the disk sync is not. A

@@ -264,7 +264,9 @@ TEST(RecordScannerTest, FindsWhatParsingTheWholeFileFinds) {
   std::map<std::string, std::string> files = {
       {"intact", intact},
       {"torn header", intact + "\x10\x00"},
-      {"torn payload", intact + std::string("\x10\x00\x00\x00abc", 7)},
+      {"torn payload", intact + std::string("\x10\x00\x00\x00"
+                                            "abc",
+                                            7)},
       {"empty", ""},
       {"torn magic", intact.substr(0, 10)},
       {"magic alone", intact.substr(0, whole->offsets[0])},
@@ -293,6 +295,55 @@ TEST(RecordScannerTest, FindsWhatParsingTheWholeFileFinds) {
     ASSERT_TRUE(scanner.ok()) << scanner.status();
     EXPECT_TRUE(FoundByScanning(**scanner, 5) == expected) << name;
   }
+}
+
+// Records read again where a scan found them; a file changed since is
+// DataLoss, not another record.
+TEST(RecordFileReaderTest, ReadsTheRecordsWhereTheScanFoundThem) {
+  const std::string path = ::testing::TempDir() + "reread.log";
+  ASSERT_TRUE(
+      ReplaceRecordFile(path, {"one", std::string(5000, 'x'), ""}).ok());
+  auto scanner = RecordScanner::OpenFile(path);
+  ASSERT_TRUE(scanner.ok());
+  std::vector<ScannedRecord> records;
+  ASSERT_TRUE((*scanner)->Next(10, &records).ok());
+  ASSERT_EQ(records.size(), 3u);
+  auto reader = RecordFileReader::Open(path);
+  ASSERT_TRUE(reader.ok()) << reader.status();
+  std::string payload;
+  for (const ScannedRecord& r : records) {
+    ASSERT_TRUE((*reader)->ReadAt(r.offset, &payload).ok());
+    EXPECT_EQ(payload, r.payload);
+  }
+  const absl::Status inside =
+      (*reader)->ReadAt(records[1].offset + 3, &payload);
+  EXPECT_TRUE(absl::IsDataLoss(inside)) << inside;
+  EXPECT_THAT(inside.message(), ::testing::HasSubstr("reread.log"));
+  EXPECT_TRUE(absl::IsDataLoss((*reader)->ReadAt(1 << 20, &payload)));
+  EXPECT_TRUE(absl::IsNotFound(
+      RecordFileReader::Open(::testing::TempDir() + "none.log").status()));
+}
+
+// Records written one at a time replace the file whole, or not at all.
+TEST(RecordIoTest, ReplaceWithAWriterIsAllOrNothing) {
+  const std::string path = ::testing::TempDir() + "replace-with.log";
+  ASSERT_TRUE(ReplaceRecordFile(path, {"old"}).ok());
+  const absl::Status failed =
+      ReplaceRecordFileWith(path, [](RecordWriter& w) -> absl::Status {
+        if (absl::Status s = w.WriteUnsynced("new"); !s.ok()) return s;
+        return absl::DataLossError("a source went away");
+      });
+  EXPECT_TRUE(absl::IsDataLoss(failed));
+  auto file = ReadRecordFile(path);
+  ASSERT_TRUE(file.ok());
+  EXPECT_THAT(file->records, ::testing::ElementsAre("old"));
+  EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+  ASSERT_TRUE(ReplaceRecordFileWith(path, [](RecordWriter& w) {
+                return w.WriteUnsynced("new");
+              }).ok());
+  file = ReadRecordFile(path);
+  ASSERT_TRUE(file.ok());
+  EXPECT_THAT(file->records, ::testing::ElementsAre("new"));
 }
 
 TEST(RecordScannerTest, ErrorsNameTheFile) {
