@@ -138,6 +138,34 @@ absl::Status ChangedSinceMerged(const MergedLog& merged, const MergedGame& g) {
                    " (the log changed since it was merged); merge again"));
 }
 
+// The merge's logs, opened to read its games again where it found them.
+class MergedSources {
+ public:
+  static absl::StatusOr<MergedSources> Open(const MergedLog& merged) {
+    MergedSources sources(merged);
+    for (const std::string& path : merged.sources) {
+      absl::StatusOr<std::unique_ptr<RecordFileReader>> reader =
+          RecordFileReader::Open(path);
+      if (!reader.ok()) return reader.status();
+      sources.readers_.push_back(*std::move(reader));
+    }
+    return sources;
+  }
+
+  // The record of game `g`, checked to be that game still.
+  absl::Status Read(const MergedGame& g, std::string* payload) {
+    if (absl::Status s = readers_[g.source]->ReadAt(g.offset, payload); !s.ok())
+      return s;
+    return HoldsGame(*payload, g.index) ? absl::OkStatus()
+                                        : ChangedSinceMerged(*merged_, g);
+  }
+
+ private:
+  explicit MergedSources(const MergedLog& merged) : merged_(&merged) {}
+  const MergedLog* merged_;
+  std::vector<std::unique_ptr<RecordFileReader>> readers_;
+};
+
 // A log that cannot join the merge: empty, damaged, or (final) torn.
 absl::Status CheckShardLog(const std::string& path, const LogScan& scan,
                            bool final_merge, std::vector<std::string>* notes) {
@@ -286,13 +314,8 @@ absl::StatusOr<MergedLog> MergeLogs(const std::vector<std::string>& paths,
 
 absl::StatusOr<LogScan> ScanMerged(const MergedLog& merged, StartScan start,
                                    TakeGames take) {
-  std::vector<std::unique_ptr<RecordFileReader>> readers;
-  for (const std::string& path : merged.sources) {
-    absl::StatusOr<std::unique_ptr<RecordFileReader>> reader =
-        RecordFileReader::Open(path);
-    if (!reader.ok()) return reader.status();
-    readers.push_back(*std::move(reader));
-  }
+  absl::StatusOr<MergedSources> sources = MergedSources::Open(merged);
+  if (!sources.ok()) return sources.status();
   LogScan scan;
   scan.header = merged.header;
   start(scan);
@@ -304,24 +327,20 @@ absl::StatusOr<LogScan> ScanMerged(const MergedLog& merged, StartScan start,
   for (size_t first = 0; first < merged.games.size(); first += kBatch) {
     const size_t n = std::min(kBatch, merged.games.size() - first);
     for (size_t i = 0; i < n; ++i) {
-      const MergedGame& at = merged.games[first + i];
-      if (absl::Status s = readers[at.source]->ReadAt(at.offset, &payloads[i]);
+      if (absl::Status s = sources->Read(merged.games[first + i], &payloads[i]);
           !s.ok())
         return s;
     }
-    std::vector<bool> same(n);
-    ForEachSlice(
-        n, n < 64 ? 1 : CoreCount(), [&](size_t, size_t begin, size_t end) {
-          for (size_t i = begin; i < end; ++i) {
-            same[i] = games[i].ParseFromString(payloads[i]) &&
-                      games[i].index() == merged.games[first + i].index;
-          }
-        });
+    std::vector<bool> parsed(n);
+    ForEachSlice(n, n < 64 ? 1 : CoreCount(),
+                 [&](size_t, size_t begin, size_t end) {
+                   for (size_t i = begin; i < end; ++i)
+                     parsed[i] = games[i].ParseFromString(payloads[i]);
+                 });
     batch.clear();
     for (size_t i = 0; i < n; ++i) {
-      if (!same[i]) {
+      if (!parsed[i])
         return ChangedSinceMerged(merged, merged.games[first + i]);
-      }
       batch.push_back(&games[i]);
     }
     scan.game_records += n;
@@ -385,13 +404,8 @@ absl::StatusOr<MatchSummary> WriteMerge(const MergedLog& merged,
   for (const std::string& source : merged.sources)
     header.add_merged_from(source);
   // The records as the shards wrote them, copied in schedule order.
-  std::vector<std::unique_ptr<RecordFileReader>> readers;
-  for (const std::string& path : merged.sources) {
-    absl::StatusOr<std::unique_ptr<RecordFileReader>> reader =
-        RecordFileReader::Open(path);
-    if (!reader.ok()) return reader.status();
-    readers.push_back(*std::move(reader));
-  }
+  absl::StatusOr<MergedSources> sources = MergedSources::Open(merged);
+  if (!sources.ok()) return sources.status();
   if (absl::Status s = ReplaceRecordFileWith(
           log_path,
           [&](RecordWriter& log) {
@@ -400,12 +414,8 @@ absl::StatusOr<MatchSummary> WriteMerge(const MergedLog& merged,
               return s;
             std::string payload;
             for (const MergedGame& g : merged.games) {
-              if (absl::Status s =
-                      readers[g.source]->ReadAt(g.offset, &payload);
-                  !s.ok())
+              if (absl::Status s = sources->Read(g, &payload); !s.ok())
                 return s;
-              if (!HoldsGame(payload, g.index))
-                return ChangedSinceMerged(merged, g);
               if (absl::Status s = log.WriteUnsynced(payload); !s.ok())
                 return s;
             }
