@@ -339,9 +339,15 @@ TEST(MatchTest, DerivedFilesReadABatchAtATimeEqualThoseOfTheHeldLog) {
   MatchHeader header = played->header;
   header.set_scheduled_games(kGames);
   std::vector<std::string> records = {header.SerializeAsString()};
+  // Games 0 and 1 as the models of even and odd games (colours as in round
+  // 0): the first two in the log need not be a pair, as games finish in any
+  // order.
+  const GameRecord* pair[2] = {nullptr, nullptr};
+  for (const GameRecord& g : played->games)
+    if (g.index() < 2) pair[g.index()] = &g;
+  ASSERT_TRUE(pair[0] && pair[1]);
   for (int i = kGames - 1; i >= 0; --i) {
-    GameRecord g = played->games[0].index() % 2 == i % 2 ? played->games[0]
-                                                         : played->games[1];
+    GameRecord g = *pair[i % 2];
     g.set_index(i);
     g.set_round(i / 2);
     records.push_back(g.SerializeAsString());
