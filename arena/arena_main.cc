@@ -3,8 +3,10 @@
 //   arena [run] [CONFIG]     play (or resume) a match; default: the main job,
 //                            configs/matches/default.textproto
 //   arena [run] CONFIG --shard=I/N   play shard I of N (its own output_dir)
-//   arena summary LOG|DIR... standings recomputed from a match log (several:
-//                            the shards of a match, merged in memory)
+//   arena summary LOG|DIR... [--anchors=NAME=ELO,...]
+//                            standings recomputed from a match log (several:
+//                            the shards of a match, merged in memory); with
+//                            anchors, the other players' ratings on their scale
 //   arena pgn LOG|DIR...     a match log as PGN on stdout
 //   arena report LOG|DIR... [--output_dir=DIR] [--inline_moves_mb=3]
 //                            report.html of a match log (written beside the
@@ -30,6 +32,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <string>
 
 #include "absl/flags/flag.h"
@@ -78,6 +81,10 @@ ABSL_FLAG(std::string, shard, "",
 ABSL_FLAG(double, inline_moves_mb, 3,
           "report: game moves up to this size go inside report.html; beyond, "
           "into report-games/ beside it, loaded when a game is opened");
+ABSL_FLAG(std::string, anchors, "",
+          "summary: NAME=ELO,... players of known rating (for example "
+          "sf-2400=2400), over the config's anchor_elo: every other player is "
+          "rated from its games against them");
 ABSL_FLAG(std::string, out, "", "book: output EPD file");
 ABSL_FLAG(int, positions, chess::BookOptions().positions,
           "book: number of positions");
@@ -203,6 +210,17 @@ absl::StatusOr<chess::LogPgn> ReadForPgn(
       paths[0]);
 }
 
+// --anchors, added to (and over) those of the log's config.
+absl::Status AddAnchors(const std::string& flag, chess::MatchSummary* summary) {
+  if (flag.empty()) return absl::OkStatus();
+  absl::StatusOr<std::map<std::string, double>> anchors =
+      chess::ParseAnchors(flag);
+  if (!anchors.ok()) return anchors.status();
+  for (const auto& [name, elo] : summary->anchor_elo())
+    anchors->insert({name, elo});  // the flag's win
+  return chess::RateAgainstAnchors(*anchors, summary);
+}
+
 int SummaryOrPgn(const std::vector<char*>& args) {
   const std::string command = args[1];
   absl::StatusOr<std::vector<std::string>> paths = LogPaths(args);
@@ -214,6 +232,11 @@ int SummaryOrPgn(const std::vector<char*>& args) {
     absl::StatusOr<chess::MatchSummary> summary = ReadForSummary(*paths);
     if (!summary.ok()) {
       std::cerr << summary.status().message() << "\n";
+      return chess::kExitBadInput;
+    }
+    if (absl::Status s = AddAnchors(absl::GetFlag(FLAGS_anchors), &*summary);
+        !s.ok()) {
+      std::cerr << s.message() << "\n";
       return chess::kExitBadInput;
     }
     std::cout << chess::FormatSummary(*summary);
@@ -494,7 +517,7 @@ const std::vector<chess::Subcommand>& Subcommands() {
        "[CONFIG]  (default configs/matches/default.textproto)",
        {"output_dir", "concurrency", "fresh", "drop_damaged", "progress",
         "shard"}},
-      {"summary", "LOG|DIR...", {}},
+      {"summary", "LOG|DIR... [--anchors=NAME=ELO,...]", {"anchors"}},
       {"pgn", "LOG|DIR...", {}},
       {"report", "LOG|DIR...", {"output_dir", "inline_moves_mb"}},
       {"merge", "LOG|DIR... --output_dir=DIR", {"output_dir"}},

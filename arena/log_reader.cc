@@ -78,6 +78,7 @@ MatchConfig Identity(const MatchConfig& c) {
   id.clear_rounds();
   id.mutable_openings()->clear_file();
   for (PlayerConfig& p : *id.mutable_players()) {
+    p.clear_anchor_elo();  // it changes no game, only how they are rated
     if (!p.has_external()) continue;
     ExternalEngine* e = p.mutable_external();
     e->clear_working_dir();

@@ -355,6 +355,20 @@ TEST_F(DamagedLogTest, ScanStartsOnceBeforeTheGamesAndForAHeaderAlone) {
   EXPECT_TRUE(empty);
 }
 
+// Anchors change how games are rated, not which are played: a match resumes
+// with them added, changed or removed.
+TEST(LogReaderTest, AnchorsDoNotMakeAnotherMatch) {
+  auto match = ParseMatch(kMatch, "m.textproto", ".");
+  ASSERT_TRUE(match.ok()) << match.status();
+  MatchHeader logged;
+  *logged.mutable_config() = match->config;
+  MatchConfig anchored = match->config;
+  anchored.mutable_players(1)->set_anchor_elo(1800);
+  EXPECT_TRUE(SameMatch(logged, anchored, 0));
+  anchored.mutable_players(1)->set_name("c");
+  EXPECT_FALSE(SameMatch(logged, anchored, 0));
+}
+
 TEST(LogReaderTest, DirectoryIsNotALog) {
   auto log = ReadLog(::testing::TempDir());
   ASSERT_FALSE(log.ok());

@@ -108,6 +108,10 @@ absl::Status ValidateMatchShape(const MatchConfig& c) {
                        "timeouts must be positive");
       }
     }
+    if (p.has_anchor_elo() && !(std::abs(p.anchor_elo()) <= kMaxAnchorElo)) {
+      return Invalid(absl::StrCat(at, ".anchor_elo"),
+                     absl::StrCat("must be a rating within +-", kMaxAnchorElo));
+    }
     const std::string tc_path = p.has_time_control()
                                     ? absl::StrCat(at, ".time_control")
                                     : std::string("time_control");

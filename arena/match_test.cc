@@ -75,6 +75,12 @@ TEST(MatchConfigTest, DiagnosticsPointAtTheRightPlace) {
                   "games: 2\ntime_control { nodes: 5 }\n"
                   "sprt { elo0: -inf elo1: inf alpha: 0.05 beta: 0.05 }\n")),
               HasSubstr("m.textproto:5:1: sprt: elo0 and elo1 must be finite"));
+  EXPECT_THAT(ParseError("players { name: \"a\" config {} }\n"
+                         "players { name: \"b\" config {}\n"
+                         "  anchor_elo: nan }\n"
+                         "games: 2\ntime_control { nodes: 5 }\n"),
+              HasSubstr("m.textproto:3:3: players[1].anchor_elo: must be a "
+                        "rating within +-10000"));
   // A config_file that is a directory is not an engine config.
   EXPECT_THAT(ParseError("players { name: \"a\" config_file: \"configs\" }\n"
                          "players { name: \"b\" config {} }\n"

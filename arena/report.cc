@@ -105,6 +105,26 @@ std::string StandingsTable(const MatchSummary& m) {
   return html + "</table>\n";
 }
 
+// The players rated against the anchors, as in the text summary.
+std::string RatingsTable(const MatchSummary& m) {
+  if (m.ratings().empty()) return "";
+  std::string html = absl::StrCat(
+      "<h2>Ratings</h2>\n<table id=\"ratings\"><tr><th "
+      "class=\"name\">Player</th><th>Rating</th><th>Games against "
+      "anchors</th></tr>\n");
+  for (int i = 0; i < m.ratings_size(); ++i) {
+    const PlayerRating& r = m.ratings(i);
+    const std::string id = absl::StrCat("r", i, "-");
+    absl::StrAppend(&html, "<tr>", Cell(id + "player", r.player(), "name"),
+                    Cell(id + "rating", RatingText(r)),
+                    Cell(id + "games", absl::StrCat(r.games())), "</tr>\n");
+  }
+  return absl::StrCat(html,
+                      "</table>\n<p class=\"muted\">Maximum likelihood; "
+                      "anchors ",
+                      HtmlEscape(AnchorsText(m)), "</p>\n");
+}
+
 // Rows and columns are players; a cell is the row player's score against the
 // column player, over all their games.
 std::string Crosstable(const MatchReportData& d) {
@@ -185,7 +205,7 @@ std::string Body(const MatchReportData& d, const MatchHeader& header) {
                     p.has_external() ? "UCI engine" : "built-in", ", ",
                     HtmlEscape(TimeControlText(p)), ")");
   }
-  absl::StrAppend(&html, "</p>\n");
+  absl::StrAppend(&html, "</p>\n", RatingsTable(m));
   if (d.players.size() > 2)
     absl::StrAppend(&html, "<h2>Crosstable</h2>\n", Crosstable(d));
   // Filled by arena/report.js from window.REPORT.

@@ -1,11 +1,13 @@
 // Benchmark, not a test: the report of a large match.
-//   bazel run //arena:report_bench -- [GAMES=100000]
+//   bazel run //arena:report_bench -- [GAMES=100000] [--keep]
 // Plays two real games, copies them into a GAMES-game log, then times
 // `arena report` (read and check the log, summarize, render, write) against
 // the anchor of `arena summary` on the same log (read, check, summarize), in
 // the same run, and prints the size of the page and of its move chunks; then
 // the end of a match (PGN, report and result written from the log), read a
-// batch at a time against the whole log held in memory.
+// batch at a time against the whole log held in memory. With --keep the log
+// and its report stay in the temporary directory, for timing the `arena`
+// binary on them.
 #include <chrono>
 #include <filesystem>
 #include <iostream>
@@ -61,6 +63,7 @@ std::string ReadPhases(const std::string& log_path) {
 int main(int argc, char** argv) {
   int games = 100000;
   if (argc > 1 && !absl::SimpleAtoi(argv[1], &games)) return 2;
+  const bool keep = argc > 2 && std::string(argv[2]) == "--keep";
   games -= games % 2;
   namespace fs = std::filesystem;
   const std::string dir = (fs::temp_directory_path() / "report_bench").string();
@@ -164,7 +167,11 @@ int main(int argc, char** argv) {
       "  reading the log on one core: ", phases, "\n",
       "  report.html: ", fs::file_size(dir + "/big/report.html") / 1024,
       " KiB; moves in ", chunks, " chunks: ", chunk_bytes >> 20, " MiB\n");
-  fs::remove_all(dir);
+  if (keep) {
+    std::cout << "  kept: " << dir << "/big\n";
+  } else {
+    fs::remove_all(dir);
+  }
   return held && held_written && streamed && summary.ok() &&
                  summary->played_games() == games &&
                  reported->data.summary.played_games() == games

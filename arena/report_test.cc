@@ -89,6 +89,30 @@ TEST_F(ReportTest, StandingsCellsHoldTheSummaryFigures) {
   }
 }
 
+// With anchors, the ratings table holds the text summary's ratings.
+TEST_F(ReportTest, RatingsAgainstAnchorsAreShown) {
+  MatchSummary summary = SummarizeLog(*log_);
+  std::string html =
+      RenderMatchReport(BuildMatchReportData(*log_, summary), log_->header)[0]
+          .contents;
+  EXPECT_THAT(html, Not(HasSubstr("id=\"ratings\"")));
+  ASSERT_TRUE(RateAgainstAnchors({{"material", 1000}}, &summary).ok());
+  ASSERT_EQ(summary.ratings_size(), 2);
+  html =
+      RenderMatchReport(BuildMatchReportData(*log_, summary), log_->header)[0]
+          .contents;
+  for (int i = 0; i < 2; ++i) {
+    const PlayerRating& r = summary.ratings(i);
+    EXPECT_THAT(html,
+                HasSubstr(absl::StrFormat("<td id=\"r%d-rating\">%s</td><td "
+                                          "id=\"r%d-games\">%d</td>",
+                                          i, RatingText(r), i, r.games())));
+    EXPECT_THAT(FormatSummary(summary),
+                HasSubstr(absl::StrCat(r.player(), ": ", RatingText(r))));
+  }
+  EXPECT_THAT(html, HasSubstr("anchors material = 1000</p>"));
+}
+
 TEST_F(ReportTest, ProgressEndsOnTheFinalStandings) {
   const MatchSummary summary = SummarizeLog(*log_);
   const MatchReportData d = BuildMatchReportData(*log_, summary);

@@ -1,13 +1,111 @@
 #include "arena/standings.h"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 
 namespace chess {
+
+std::map<std::string, double> AnchorRatings(const MatchConfig& config) {
+  std::map<std::string, double> anchors;
+  for (const PlayerConfig& p : config.players())
+    if (p.has_anchor_elo()) anchors[p.name()] = p.anchor_elo();
+  return anchors;
+}
+
+absl::StatusOr<std::map<std::string, double>> ParseAnchors(
+    absl::string_view text) {
+  std::map<std::string, double> anchors;
+  for (absl::string_view item : absl::StrSplit(text, ',', absl::SkipEmpty())) {
+    const size_t eq = item.rfind('=');
+    double elo = 0;
+    if (eq == absl::string_view::npos || eq == 0 ||
+        !absl::SimpleAtod(item.substr(eq + 1), &elo) || !std::isfinite(elo) ||
+        std::abs(elo) > kMaxAnchorElo) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--anchors: \"", item, "\" is not NAME=ELO with ELO a number within ",
+          "+-", kMaxAnchorElo));
+    }
+    anchors[std::string(item.substr(0, eq))] = elo;
+  }
+  return anchors;
+}
+
+absl::Status RateAgainstAnchors(const std::map<std::string, double>& anchors,
+                                MatchSummary* summary) {
+  std::vector<std::string> players;  // in order of first appearance
+  for (const PairingSummary& p : summary->pairings())
+    for (const std::string* name : {&p.first(), &p.second()})
+      if (std::find(players.begin(), players.end(), *name) == players.end())
+        players.push_back(*name);
+  for (const auto& [name, elo] : anchors) {
+    if (std::find(players.begin(), players.end(), name) == players.end())
+      return absl::InvalidArgumentError(
+          absl::StrCat("anchor \"", name, "\" is not a player of the match"));
+  }
+  summary->clear_anchor_elo();
+  summary->clear_ratings();
+  for (const auto& [name, elo] : anchors)
+    (*summary->mutable_anchor_elo())[name] = elo;
+  for (const std::string& player : players) {
+    if (anchors.count(player)) continue;
+    std::vector<AnchoredResults> results;
+    for (const PairingSummary& p : summary->pairings()) {
+      const bool first = p.first() == player;
+      if (!first && p.second() != player) continue;
+      const auto anchor = anchors.find(first ? p.second() : p.first());
+      if (anchor == anchors.end()) continue;
+      const Trinomial games{p.wins(), p.draws(), p.losses()};
+      Pentanomial pairs;
+      if (p.pentanomial_size() == 5) {
+        pairs =
+            Pentanomial{p.pentanomial(0), p.pentanomial(1), p.pentanomial(2),
+                        p.pentanomial(3), p.pentanomial(4)};
+      }
+      results.push_back(AnchoredResults{anchor->second,
+                                        first ? games : Mirrored(games),
+                                        first ? pairs : Mirrored(pairs)});
+    }
+    if (results.empty()) continue;
+    const RatingEstimate estimate = EstimateRating(results);
+    PlayerRating* rating = summary->add_ratings();
+    rating->set_player(player);
+    rating->set_games(estimate.games);
+    if (!estimate.measurable) continue;
+    rating->set_elo(estimate.elo);
+    if (estimate.lower) rating->set_elo_lower(*estimate.lower);
+    if (estimate.upper) rating->set_elo_upper(*estimate.upper);
+  }
+  return absl::OkStatus();
+}
+
+std::string AnchorsText(const MatchSummary& summary) {
+  std::vector<std::pair<double, std::string>> anchors;
+  for (const auto& [name, elo] : summary.anchor_elo())
+    anchors.push_back({elo, name});
+  std::sort(anchors.begin(), anchors.end());
+  std::vector<std::string> named;
+  for (const auto& [elo, name] : anchors)
+    named.push_back(absl::StrFormat("%s = %.0f", name, elo));
+  return absl::StrJoin(named, ", ");
+}
+
+std::string RatingText(const PlayerRating& r) {
+  if (!r.has_elo()) {
+    return "not measurable yet (all won, all lost or without variance)";
+  }
+  // An interval's end that lies 2,000 beyond every anchor is infinite here.
+  return absl::StrFormat(
+      "%.0f, 95%% [%s, %s]", r.elo(),
+      r.has_elo_lower() ? absl::StrFormat("%.0f", r.elo_lower()) : "-inf",
+      r.has_elo_upper() ? absl::StrFormat("%.0f", r.elo_upper()) : "+inf");
+}
 
 std::string SummaryVerdict(const MatchSummary& s, int exit_code) {
   switch (exit_code) {
@@ -66,6 +164,20 @@ MatchSummary SummarizeScan(const LogScan& log, const Standings& standings) {
   return summary;
 }
 
+namespace {
+
+void AppendRatings(const MatchSummary& m, std::string* s) {
+  if (m.ratings().empty()) return;
+  absl::StrAppend(s, "Ratings (maximum likelihood; anchors ", AnchorsText(m),
+                  "):\n");
+  for (const PlayerRating& r : m.ratings()) {
+    absl::StrAppend(s, "  ", r.player(), ": ", RatingText(r), " from ",
+                    r.games(), " games against anchors\n");
+  }
+}
+
+}  // namespace
+
 std::string FormatSummary(const MatchSummary& m) {
   std::string s = absl::StrFormat("Match %s: %d of %d games played\n",
                                   m.name().empty() ? "(unnamed)" : m.name(),
@@ -96,6 +208,7 @@ std::string FormatSummary(const MatchSummary& m) {
                             p.llr_lower(), p.llr_upper(), p.sprt());
     }
   }
+  AppendRatings(m, &s);
   std::vector<std::string> ends;
   for (const auto& [name, count] : m.terminations())
     ends.push_back(absl::StrCat(name, " ", count));

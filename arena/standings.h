@@ -9,6 +9,9 @@
 #include <utility>
 #include <vector>
 
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "arena/exit_code.h"
 #include "arena/log_reader.h"
 #include "arena/match_config.pb.h"
@@ -23,6 +26,25 @@ inline double FirstPlayerPoints(const GameRecord& g, const std::string& first) {
   const bool white_won = g.result() == GameRecord::WHITE_WINS;
   return (g.white() == first) == white_won ? 1.0 : 0.0;
 }
+
+// The players of `config` that have an anchor_elo, with it.
+std::map<std::string, double> AnchorRatings(const MatchConfig& config);
+
+// "NAME=ELO,NAME=ELO": anchors given on the command line.
+absl::StatusOr<std::map<std::string, double>> ParseAnchors(
+    absl::string_view text);
+
+// Makes `anchors` the summary's anchors and rates, from its pairings, every
+// other player that played one (EstimateRating). An anchor that names no
+// player of the summary is an error, and the summary is left as it was.
+absl::Status RateAgainstAnchors(const std::map<std::string, double>& anchors,
+                                MatchSummary* summary);
+
+// "sf-2200 = 2200, sf-2400 = 2400": the summary's anchors, lowest first.
+std::string AnchorsText(const MatchSummary& summary);
+
+// "2131, 95% [1919, 2268]", or why there is no rating yet.
+std::string RatingText(const PlayerRating& rating);
 
 class Standings {
  public:
@@ -117,6 +139,8 @@ class Standings {
       *m.add_pairings() = Summary(int(p));
     for (const auto& [name, count] : terminations_)
       (*m.mutable_terminations())[name] = count;
+    // A config's anchors are its own players: no error to report.
+    RateAgainstAnchors(AnchorRatings(config_), &m).IgnoreError();
     return m;
   }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <vector>
 
 namespace chess {
@@ -171,6 +172,89 @@ EloEstimate EstimateElo(const Trinomial& t) {
 }
 
 EloEstimate EstimateElo(const Pentanomial& p) { return Estimate(p.counts()); }
+
+Trinomial Mirrored(const Trinomial& t) {
+  return Trinomial{t.losses, t.draws, t.wins};
+}
+
+Pentanomial Mirrored(const Pentanomial& p) {
+  return Pentanomial{p.ww, p.wd, p.wl_dd, p.ld, p.ll};
+}
+
+namespace {
+
+// The spread of the score about the one expected of a player of rating `elo`:
+// the sum, over independent units (game pairs where there are pairs, else
+// games), of the squared difference between the unit's score and its
+// expectation, pairs scaled up to every game played. Measured about the
+// fitted rating rather than about each anchor's mean, so few games against an
+// anchor (a single pair, all wins) still count as the noise they are; against
+// one anchor it equals the sample variance EstimateElo uses.
+double ScoreSpread(const std::vector<AnchoredResults>& results, double elo) {
+  double spread = 0;
+  for (const AnchoredResults& a : results) {
+    const int n = a.games.games();
+    if (n == 0) continue;
+    const double expected = EloToScore(elo - a.anchor_elo);
+    const std::array<int, 3> games{a.games.losses, a.games.draws, a.games.wins};
+    double sum = 0;
+    if (a.pairs.pairs() > 0) {
+      const std::array<int, 5> pairs = a.pairs.counts();
+      for (int i = 0; i < 5; ++i) {
+        const double miss = i / 2.0 - 2 * expected;
+        sum += pairs[i] * miss * miss;
+      }
+      sum *= double(n) / (2 * a.pairs.pairs());
+    } else {
+      for (int i = 0; i < 3; ++i) {
+        const double miss = i / 2.0 - expected;
+        sum += games[i] * miss * miss;
+      }
+    }
+    spread += sum;
+  }
+  return spread;
+}
+
+}  // namespace
+
+RatingEstimate EstimateRating(const std::vector<AnchoredResults>& results) {
+  RatingEstimate r;
+  double points = 0;
+  double lowest = 0, highest = 0;
+  for (const AnchoredResults& a : results) {
+    const int n = a.games.games();
+    if (n == 0) continue;
+    lowest = r.games == 0 ? a.anchor_elo : std::min(lowest, a.anchor_elo);
+    highest = r.games == 0 ? a.anchor_elo : std::max(highest, a.anchor_elo);
+    r.games += n;
+    points += a.games.wins + 0.5 * a.games.draws;
+  }
+  if (r.games == 0) return r;
+  // Points expected at rating `elo`, less those scored: decreasing in elo.
+  auto shortfall = [&](double elo, double margin) {
+    double expected = 0;
+    for (const AnchoredResults& a : results)
+      expected += a.games.games() * EloToScore(elo - a.anchor_elo);
+    return points + margin - expected;
+  };
+  const double lo = lowest - 2000, hi = highest + 2000;
+  auto solve = [&](double margin) -> std::optional<double> {
+    auto f = [&](double elo) { return shortfall(elo, margin); };
+    if (f(lo) <= 0 || f(hi) >= 0) return std::nullopt;
+    return Bisect(f, lo, hi);
+  };
+  const std::optional<double> most_likely = solve(0);
+  if (!most_likely) return r;  // a 0 % or 100 % score
+  const double spread = ScoreSpread(results, *most_likely);
+  if (!(spread > 0)) return r;  // e.g. all draws against one anchor
+  r.measurable = true;
+  r.elo = *most_likely + 0.0;  // not -0.0
+  const double margin = kZ95 * std::sqrt(spread);
+  r.lower = solve(-margin);
+  r.upper = solve(margin);
+  return r;
+}
 
 double SprtParams::lower_bound() const { return std::log(beta / (1 - alpha)); }
 double SprtParams::upper_bound() const { return std::log((1 - beta) / alpha); }

@@ -6,7 +6,9 @@
 #define ARENA_STATS_H_
 
 #include <array>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace chess {
 
@@ -39,6 +41,41 @@ struct EloEstimate {
 // them).
 EloEstimate EstimateElo(const Trinomial& t);
 EloEstimate EstimateElo(const Pentanomial& p);
+
+// The same results from the other player's side.
+Trinomial Mirrored(const Trinomial& t);
+Pentanomial Mirrored(const Pentanomial& p);
+
+// A player's results against one opponent of known rating (an anchor, such as
+// Stockfish at a given UCI_Elo), from the player's side.
+struct AnchoredResults {
+  double anchor_elo = 0;
+  Trinomial games;
+  Pentanomial pairs;  // the complete game pairs among `games`
+};
+
+// Anchors' ratings are refused beyond this: no public scale reaches it, so
+// such a number is a typo.
+inline constexpr double kMaxAnchorElo = 10000;
+
+struct RatingEstimate {
+  int games = 0;
+  double elo = 0;  // maximum likelihood under the logistic model
+  // The 95 % interval's ends; absent where the interval reaches beyond 2,000
+  // Elo of every anchor (a near 0 % or 100 % score).
+  std::optional<double> lower, upper;
+  // False with no games, a 0 % or 100 % score (no finite maximum), or
+  // results that do not vary (no interval): then elo means nothing.
+  bool measurable = false;
+};
+
+// The rating r that makes the expected score against the anchors equal the
+// actual one (the maximum of the logistic likelihood, as Ordo and BayesElo
+// without draw model compute it). Its interval comes from the score's spread
+// as measured (per game pair where there are pairs, as EstimateElo), so draws
+// and pairing narrow it as they should: against one anchor the estimate and
+// interval are EstimateElo's, shifted by the anchor's rating.
+RatingEstimate EstimateRating(const std::vector<AnchoredResults>& results);
 
 double ScoreToElo(double score);
 double EloToScore(double elo);

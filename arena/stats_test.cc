@@ -76,6 +76,89 @@ TEST(EloTest, NoVarianceIsNotMeasurable) {
   EXPECT_FALSE(std::signbit(EstimateElo(Pentanomial{.ld = 1, .wd = 1}).elo));
 }
 
+// Against one anchor, the rating is EstimateElo's Elo shifted by the anchor's,
+// and so is its interval (whose half-width EstimateElo gives).
+TEST(RatingTest, OneAnchorIsEstimateEloShifted) {
+  const Trinomial games{.wins = 136, .draws = 111, .losses = 96};
+  const EloEstimate elo = EstimateElo(games);
+  const RatingEstimate r =
+      EstimateRating({{.anchor_elo = 2400, .games = games}});
+  ASSERT_TRUE(r.measurable);
+  EXPECT_EQ(r.games, 343);
+  EXPECT_NEAR(r.elo, 2400 + elo.elo, 1e-6);
+  ASSERT_TRUE(r.lower && r.upper);
+  EXPECT_NEAR((*r.upper - *r.lower) / 2, elo.elo_error, 1e-6);
+
+  // With game pairs, the pairs' spread, as EstimateElo(Pentanomial).
+  const Pentanomial pairs{.ll = 34, .ld = 54, .wl_dd = 63, .wd = 64, .ww = 75};
+  const EloEstimate paired = EstimateElo(pairs);
+  // Only the points of the games matter to the estimate: 2 * ww + 1.5 * wd
+  // + wl_dd + 0.5 * ld = 336 of 580 games.
+  const Trinomial same_points{.wins = 336, .draws = 0, .losses = 244};
+  const RatingEstimate rp = EstimateRating(
+      {{.anchor_elo = -100, .games = same_points, .pairs = pairs}});
+  ASSERT_TRUE(rp.measurable && rp.lower && rp.upper);
+  EXPECT_NEAR(rp.elo, -100 + paired.elo, 1e-6);
+  EXPECT_NEAR((*rp.upper - *rp.lower) / 2, paired.elo_error, 1e-6);
+}
+
+// A ladder of three Stockfish levels (issue 13's 86 games of 2026-11-23).
+// Expected values from an independent script: the maximum of the logistic
+// log-likelihood found by golden-section search, and the interval by the
+// same rule written again (the profile-likelihood interval, which ignores how
+// draws narrow the spread, is [2016.1, 2181.9]).
+TEST(RatingTest, LadderOfAnchors) {
+  const RatingEstimate r = EstimateRating(
+      {{.anchor_elo = 2000, .games = {.wins = 21, .draws = 3, .losses = 6}},
+       {.anchor_elo = 2200, .games = {.wins = 9, .draws = 1, .losses = 18}},
+       {.anchor_elo = 2400, .games = {.wins = 0, .draws = 3, .losses = 25}}});
+  ASSERT_TRUE(r.measurable && r.lower && r.upper);
+  EXPECT_EQ(r.games, 86);
+  EXPECT_NEAR(r.elo, 2099.92, 0.01);
+  EXPECT_NEAR(*r.lower, 2027.06, 0.01);
+  EXPECT_NEAR(*r.upper, 2168.67, 0.01);
+}
+
+// Results from the other side: the rating of an anchor's opponent mirrors.
+TEST(RatingTest, MirroredResults) {
+  const Trinomial t{.wins = 5, .draws = 7, .losses = 11};
+  EXPECT_EQ(Mirrored(t).wins, 11);
+  EXPECT_EQ(Mirrored(t).losses, 5);
+  const Pentanomial p{.ll = 1, .ld = 2, .wl_dd = 3, .wd = 4, .ww = 5};
+  EXPECT_EQ(Mirrored(p).counts(), (std::array<int, 5>{5, 4, 3, 2, 1}));
+  const RatingEstimate a = EstimateRating({{.anchor_elo = 0, .games = t}});
+  const RatingEstimate b =
+      EstimateRating({{.anchor_elo = 0, .games = Mirrored(t)}});
+  EXPECT_NEAR(a.elo, -b.elo, 1e-6);
+}
+
+// No finite maximum (all won, all lost), no games, or no spread: no rating.
+TEST(RatingTest, NotMeasurable) {
+  EXPECT_FALSE(EstimateRating({}).measurable);
+  EXPECT_FALSE(EstimateRating({{.anchor_elo = 2000}}).measurable);
+  EXPECT_FALSE(
+      EstimateRating({{.anchor_elo = 2000, .games = {.wins = 0, .losses = 9}}})
+          .measurable);
+  EXPECT_FALSE(EstimateRating({{.anchor_elo = 2000, .games = {.wins = 4}},
+                               {.anchor_elo = 2600, .games = {.wins = 2}}})
+                   .measurable);
+  EXPECT_FALSE(
+      EstimateRating({{.anchor_elo = 2000, .games = {.draws = 6}}}).measurable);
+  // Draws against two anchors are noise about the rating between them.
+  const RatingEstimate between =
+      EstimateRating({{.anchor_elo = 2000, .games = {.draws = 6}},
+                      {.anchor_elo = 2400, .games = {.draws = 6}}});
+  ASSERT_TRUE(between.measurable);
+  EXPECT_NEAR(between.elo, 2200, 1e-6);
+  // One draw in a thousand games: the interval's upper end exists, the lower
+  // one lies beyond every anchor.
+  const RatingEstimate lost = EstimateRating(
+      {{.anchor_elo = 2000, .games = {.draws = 1, .losses = 999}}});
+  ASSERT_TRUE(lost.measurable);
+  EXPECT_TRUE(lost.upper.has_value());
+  EXPECT_FALSE(lost.lower.has_value());
+}
+
 SprtParams Sprt(double elo0, double elo1, SprtModel model) {
   return SprtParams{
       .elo0 = elo0, .elo1 = elo1, .alpha = 0.05, .beta = 0.05, .model = model};

@@ -50,6 +50,13 @@ fi
 (( rc == 0 )) || fail "pgn DIR: exit $rc"
 cmp -s dir.pgn "$pgn" || fail "pgn DIR differs from games.pgn"
 "$ARENA" summary out >/dev/null || fail "summary DIR: exit $?"
+# Anchors from the command line: ours won every game, so no finite rating; a
+# name that is no player's is bad input.
+"$ARENA" summary out --anchors=garbage=1000 >anchored.txt || fail "summary --anchors: exit $?"
+grep -q "not measurable yet (all won, all lost or without variance) from 4 games" anchored.txt ||
+  fail "summary --anchors: $(tail -4 anchored.txt)"
+"$ARENA" summary out --anchors=nobody=1 >/dev/null 2>&1; rc=$?
+(( rc == 2 )) || fail "summary with an anchor that is no player: exit $rc, want 2"
 "$ARENA" pgn . >/dev/null 2>&1; rc=$?
 (( rc == 2 )) || fail "pgn on a directory without a log: exit $rc, want 2"
 

@@ -1,14 +1,17 @@
 // fastchess command lines (words split at spaces and newlines): a MatchConfig
 // or an error naming the option, never a crash. Each line is also read as a
 // UCI engine's "option ..." line (the other command-line-like parser of
-// another program's words).
+// another program's words) and as `arena summary --anchors`.
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string>
 
 #include "absl/strings/str_split.h"
 #include "arena/fastchess_cli.h"
 #include "arena/player.h"
+#include "arena/standings.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
@@ -23,6 +26,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (option.ok() && (option->name.empty() ||
                         (option->has_range && option->min > option->max)))
       __builtin_trap();
+    absl::StatusOr<std::map<std::string, double>> anchors =
+        chess::ParseAnchors(line);
+    if (anchors.ok()) {
+      for (const auto& [name, elo] : *anchors)
+        if (name.empty() || !(std::abs(elo) <= chess::kMaxAnchorElo))
+          __builtin_trap();
+    }
   }
   return 0;
 }
