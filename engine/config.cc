@@ -47,6 +47,7 @@ constexpr Range kSearchRanges[] = {
     {"lmp_base", 0, 256},
     {"iir_min_depth", 1, 64},
     {"lmr_history_divisor", 0, 1 << 30},
+    {"time_moves_to_go", 2, 1000},
 };
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "engine/see.h"
+#include "engine/time_budget.h"
 
 namespace chess {
 namespace {
@@ -119,22 +120,13 @@ void Engine::SetTimeLimits(const Position& pos, const SearchLimits& limits) {
     return;
   }
   const Color us = pos.side_to_move();
-  // A clock of a million hours is as good as infinite, and keeps the
-  // arithmetic below far from overflow.
-  constexpr int64_t kMaxClockMs = int64_t(1) << 42;
-  const int64_t left = std::min(limits.time_left_ms[us], kMaxClockMs);
-  if (left < 0) return;
-  // Keep a reserve for the moves still to come and the cost of talking to the
-  // GUI.
-  const int64_t available = std::max<int64_t>(1, left - move_overhead_ms_);
-  const int moves_to_go =
-      limits.moves_to_go > 0 ? std::min(limits.moves_to_go, 40) : 30;
-  const int64_t increment =
-      std::clamp<int64_t>(limits.increment_ms[us], 0, kMaxClockMs);
-  const int64_t base = available / moves_to_go + increment * 3 / 4;
-  hard_limit_ms_ = std::max<int64_t>(1, std::min(available / 3, base * 4));
-  soft_limit_ms_ =
-      std::max<int64_t>(1, std::min(base * 6 / 10, hard_limit_ms_));
+  if (limits.time_left_ms[us] < 0) return;
+  const TimeBudget budget = BudgetForMove(
+      GameClock{limits.time_left_ms[us], limits.increment_ms[us],
+            limits.moves_to_go},
+      move_overhead_ms_, params_.time_moves_to_go());
+  soft_limit_ms_ = budget.soft_ms;
+  hard_limit_ms_ = budget.hard_ms;
 }
 
 bool Engine::ShouldStop() {

@@ -1,0 +1,33 @@
+// How long one search may run under a chess clock: the budget of a move from
+// the time left, the increment and the moves to go.
+#ifndef ENGINE_TIME_BUDGET_H_
+#define ENGINE_TIME_BUDGET_H_
+
+#include <cstdint>
+
+namespace chess {
+
+// The mover's clock as the GUI gave it ("go wtime ... winc ... movestogo").
+struct GameClock {
+  int64_t time_left_ms = 0;
+  int64_t increment_ms = 0;
+  int moves_to_go = 0;  // 0: sudden death (with or without increment)
+};
+
+struct TimeBudget {
+  int64_t soft_ms = 0;  // no iteration starts after this
+  int64_t hard_ms = 0;  // the search stops here
+};
+
+// A move's share is the time left (less `move_overhead_ms`, the reserve for
+// talking to the GUI) over the moves to go, at most 40, or over
+// `sudden_death_moves_to_go` when the clock gives none, plus three quarters of
+// the increment. An iteration starts only before 60 % of the share; none runs
+// past four shares or a third of the time left. Both limits are at least
+// 1 ms, and clocks up to a million hours (a GUI's "infinite") do not overflow.
+TimeBudget BudgetForMove(const GameClock& clock, int64_t move_overhead_ms,
+                         int sudden_death_moves_to_go);
+
+}  // namespace chess
+
+#endif  // ENGINE_TIME_BUDGET_H_

@@ -1,0 +1,50 @@
+#include "engine/time_budget.h"
+
+#include <cstdint>
+
+#include "gtest/gtest.h"
+
+namespace chess {
+namespace {
+
+// 10+0.1 at the start, 10 ms overhead: the share is 9,990 / 20 + 75 = 574 ms.
+TEST(TimeBudgetTest, SuddenDeathSharesTheClockOverTheMovesToGo) {
+  const TimeBudget b =
+      BudgetForMove({.time_left_ms = 10000, .increment_ms = 100},
+                    /*move_overhead_ms=*/10,
+                    /*sudden_death_moves_to_go=*/20);
+  EXPECT_EQ(b.soft_ms, 574 * 6 / 10);
+  EXPECT_EQ(b.hard_ms, 574 * 4);  // less than a third of the clock
+  const TimeBudget thirty =
+      BudgetForMove({.time_left_ms = 10000, .increment_ms = 100}, 10, 30);
+  EXPECT_EQ(thirty.soft_ms, (9990 / 30 + 75) * 6 / 10);
+  EXPECT_LT(thirty.soft_ms, b.soft_ms);
+}
+
+// The GUI's moves-to-go wins over the sudden-death setting, up to 40.
+TEST(TimeBudgetTest, MovesToGoFromTheClock) {
+  const TimeBudget b =
+      BudgetForMove({.time_left_ms = 60000, .moves_to_go = 10}, 0, 20);
+  EXPECT_EQ(b.soft_ms, 6000 * 6 / 10);
+  EXPECT_EQ(b.hard_ms, 20000);
+  const TimeBudget far =
+      BudgetForMove({.time_left_ms = 60000, .moves_to_go = 200}, 0, 20);
+  EXPECT_EQ(far.soft_ms, 60000 / 40 * 6 / 10);
+  EXPECT_EQ(far.hard_ms, 60000 / 40 * 4);
+}
+
+// Nearly flagged, or a GUI's "infinite" clock: at least 1 ms, no overflow.
+TEST(TimeBudgetTest, ExtremeClocks) {
+  const TimeBudget flagged = BudgetForMove({.time_left_ms = 5}, 10, 20);
+  EXPECT_EQ(flagged.soft_ms, 1);
+  EXPECT_EQ(flagged.hard_ms, 1);
+  const TimeBudget huge = BudgetForMove(
+      {.time_left_ms = INT64_MAX, .increment_ms = INT64_MAX}, 10, 20);
+  EXPECT_GT(huge.soft_ms, 0);
+  EXPECT_LE(huge.soft_ms, huge.hard_ms);
+  const TimeBudget no_moves = BudgetForMove({.time_left_ms = 3000}, 0, 0);
+  EXPECT_EQ(no_moves.hard_ms, 1000) << "a third at most";
+}
+
+}  // namespace
+}  // namespace chess
