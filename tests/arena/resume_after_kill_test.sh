@@ -29,7 +29,13 @@ moves_only() {  # the games without timings, which differ between runs
   "$ARENA" pgn "$1/games.log" | grep -v '^\[Date ' | sed -e 's/{[^}]*}//g'
 }
 
+start_ns=$(date +%s%N)
 "$ARENA" "$WORK/match.textproto" --output_dir="$WORK/straight" --progress=false >/dev/null
+# The kills land within a third of the time an uninterrupted run takes (at least
+# 0.2 s), so that several land before the match ends: a fixed span would outlast the
+# whole match on a fast machine (24 games took under a second on one).
+straight_ms=$(( ($(date +%s%N) - start_ns) / 1000000 ))
+(( straight_ms >= 200 )) || straight_ms=200
 
 RANDOM=42
 kills=0
@@ -37,8 +43,8 @@ for attempt in $(seq 1 40); do
   "$ARENA" "$WORK/match.textproto" --output_dir="$WORK/killed" --progress=false \
       >/dev/null 2>&1 &
   pid=$!
-  # 0-2 s: a start (reading the log back) takes up to a second on a loaded machine.
-  sleep "$(printf '%d.%02d' $(( RANDOM % 2 )) $(( RANDOM % 100 )))"
+  delay_ms=$(( (RANDOM * 32768 + RANDOM) % (straight_ms / 3) ))
+  sleep "$(printf '%d.%03d' $(( delay_ms / 1000 )) $(( delay_ms % 1000 )))"
   if kill -9 "$pid" 2>/dev/null; then
     kills=$((kills + 1))
     wait "$pid" 2>/dev/null || true
@@ -49,7 +55,7 @@ for attempt in $(seq 1 40); do
 done
 "$ARENA" "$WORK/match.textproto" --output_dir="$WORK/killed" --progress=false \
     >"$WORK/final.txt"
-echo "killed $kills times"
+echo "killed $kills times (an uninterrupted run took $straight_ms ms)"
 cat "$WORK/final.txt"
 grep -q "^Match resume: $GAMES of $GAMES games played" "$WORK/final.txt" ||
   { echo "FAIL: not exactly $GAMES games"; exit 1; }
