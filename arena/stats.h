@@ -71,10 +71,11 @@ struct RatingEstimate {
 
 // The rating r that makes the expected score against the anchors equal the
 // actual one (the maximum of the logistic likelihood, as Ordo and BayesElo
-// without draw model compute it). Its interval comes from the score's spread
-// as measured (per game pair where there are pairs, as EstimateElo), so draws
-// and pairing narrow it as they should: against one anchor the estimate and
-// interval are EstimateElo's, shifted by the anchor's rating.
+// without draw model compute it). Its interval comes from the spread of the
+// results about the scores expected at r (per game pair where there are
+// pairs, as EstimateElo), so draws and pairing narrow it as they should:
+// against one anchor the estimate and interval are EstimateElo's, shifted by
+// the anchor's rating.
 RatingEstimate EstimateRating(const std::vector<AnchoredResults>& results);
 
 double ScoreToElo(double score);
