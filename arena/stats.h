@@ -50,8 +50,8 @@ Pentanomial Mirrored(const Pentanomial& p);
 // Stockfish at a given UCI_Elo), from the player's side.
 struct AnchoredResults {
   double anchor_elo = 0;
-  Trinomial games;
-  Pentanomial pairs;  // the complete game pairs among `games`
+  Trinomial games{};
+  Pentanomial pairs{};  // the complete game pairs among `games`
 };
 
 // Anchors' ratings are refused beyond this: no public scale reaches it, so
