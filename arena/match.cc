@@ -108,7 +108,7 @@ absl::Status ValidateMatchShape(const MatchConfig& c) {
                        "timeouts must be positive");
       }
     }
-    if (p.has_anchor_elo() && !(std::abs(p.anchor_elo()) <= kMaxAnchorElo)) {
+    if (p.has_anchor_elo() && !IsAnchorElo(p.anchor_elo())) {
       return Invalid(absl::StrCat(at, ".anchor_elo"),
                      absl::StrCat("must be a rating within +-", kMaxAnchorElo));
     }

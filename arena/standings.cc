@@ -1,7 +1,6 @@
 #include "arena/standings.h"
 
 #include <algorithm>
-#include <cmath>
 #include <vector>
 
 #include "absl/strings/numbers.h"
@@ -26,8 +25,7 @@ absl::StatusOr<std::map<std::string, double>> ParseAnchors(
     const size_t eq = item.rfind('=');
     double elo = 0;
     if (eq == absl::string_view::npos || eq == 0 ||
-        !absl::SimpleAtod(item.substr(eq + 1), &elo) || !std::isfinite(elo) ||
-        std::abs(elo) > kMaxAnchorElo) {
+        !absl::SimpleAtod(item.substr(eq + 1), &elo) || !IsAnchorElo(elo)) {
       return absl::InvalidArgumentError(absl::StrCat(
           "--anchors: \"", item, "\" is not NAME=ELO with ELO a number within ",
           "+-", kMaxAnchorElo));

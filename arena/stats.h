@@ -6,6 +6,7 @@
 #define ARENA_STATS_H_
 
 #include <array>
+#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
@@ -57,6 +58,8 @@ struct AnchoredResults {
 // Anchors' ratings are refused beyond this: no public scale reaches it, so
 // such a number is a typo.
 inline constexpr double kMaxAnchorElo = 10000;
+// False for NaN, infinities and ratings beyond kMaxAnchorElo.
+inline bool IsAnchorElo(double elo) { return std::abs(elo) <= kMaxAnchorElo; }
 
 struct RatingEstimate {
   int games = 0;

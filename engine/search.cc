@@ -115,16 +115,16 @@ void Engine::SetTimeLimits(const Position& pos, const SearchLimits& limits) {
   if (limits.infinite) return;
   if (limits.movetime_ms > 0) {
     soft_limit_ms_ = hard_limit_ms_ = std::max<int64_t>(
-        1, std::min<int64_t>(limits.movetime_ms, int64_t(1) << 42) -
-               move_overhead_ms_);
+        1,
+        std::min<int64_t>(limits.movetime_ms, kMaxClockMs) - move_overhead_ms_);
     return;
   }
   const Color us = pos.side_to_move();
   if (limits.time_left_ms[us] < 0) return;
-  const TimeBudget budget = BudgetForMove(
-      GameClock{limits.time_left_ms[us], limits.increment_ms[us],
-            limits.moves_to_go},
-      move_overhead_ms_, params_.time_moves_to_go());
+  const TimeBudget budget =
+      BudgetForMove(GameClock{limits.time_left_ms[us], limits.increment_ms[us],
+                              limits.moves_to_go},
+                    move_overhead_ms_, params_.time_moves_to_go());
   soft_limit_ms_ = budget.soft_ms;
   hard_limit_ms_ = budget.hard_ms;
 }

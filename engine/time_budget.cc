@@ -6,9 +6,6 @@ namespace chess {
 
 TimeBudget BudgetForMove(const GameClock& clock, int64_t move_overhead_ms,
                          int sudden_death_moves_to_go) {
-  // A clock of a million hours is as good as infinite, and keeps the
-  // arithmetic below far from overflow.
-  constexpr int64_t kMaxClockMs = int64_t(1) << 42;
   const int64_t left = std::min(clock.time_left_ms, kMaxClockMs);
   const int64_t available = std::max<int64_t>(1, left - move_overhead_ms);
   const int moves_to_go = clock.moves_to_go > 0

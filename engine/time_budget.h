@@ -14,6 +14,10 @@ struct GameClock {
   int moves_to_go = 0;  // 0: sudden death (with or without increment)
 };
 
+// A clock of a million hours is as good as infinite: clocks are clamped to
+// it, which keeps the arithmetic on them far from overflow.
+inline constexpr int64_t kMaxClockMs = int64_t(1) << 42;
+
 struct TimeBudget {
   int64_t soft_ms = 0;  // no iteration starts after this
   int64_t hard_ms = 0;  // the search stops here
