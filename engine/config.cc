@@ -48,6 +48,12 @@ constexpr Range kSearchRanges[] = {
     {"iir_min_depth", 1, 64},
     {"lmr_history_divisor", 0, 1 << 30},
     {"time_moves_to_go", 2, 1000},
+    {"null_move_eval_divisor", 0, 100000},
+    {"singular_min_depth", 4, 64},
+    {"singular_margin_cp", 0, 1000},
+    {"see_pruning_max_depth", 0, 64},
+    {"see_quiet_margin_cp", 0, 2000},
+    {"see_noisy_margin_cp", 0, 2000},
 };
 
 }  // namespace
@@ -122,6 +128,12 @@ void DisableSelectiveSearch(SearchParams* p) {
   p->set_futility_pruning(false);
   p->set_late_move_pruning(false);
   p->set_internal_iterative_reduction(false);
+  p->set_improving(false);
+  p->set_tt_eval_correction(false);
+  p->set_null_move_eval_divisor(0);
+  p->set_qsearch_tt(false);
+  p->set_singular_extension(false);
+  p->set_see_pruning(false);
 }
 
 }  // namespace chess

@@ -242,6 +242,23 @@ int Engine::Quiescence(const Position& pos, int alpha, int beta, int ply) {
   seldepth_ = std::max(seldepth_, ply);
   if (ply >= kMaxPly) return Evaluate(pos);
 
+  const bool use_tt = params_.qsearch_tt() && params_.hash_mb() > 0;
+  const bool pv_node = beta - alpha > 1;
+  const TTEntry* entry = use_tt ? tt_.Probe(pos.key()) : nullptr;
+  const Move tt_move = entry ? Move::FromBits(entry->move) : Move::None();
+  if (entry && !pv_node) {
+    const int tt_score = ScoreFromTT(entry->score, ply);
+    if ((entry->bound == kBoundExact) ||
+        (entry->bound == kBoundLower && tt_score >= beta) ||
+        (entry->bound == kBoundUpper && tt_score <= alpha)) {
+      return tt_score;
+    }
+  }
+  // A deeper search's entry for this position is worth more than ours.
+  const bool store = use_tt && (!entry || entry->depth <= 0);
+  const int original_alpha = alpha;
+  Move best_move;
+
   const bool in_check = pos.InCheck();
   int best = -kInfinity;
   MoveList moves;
@@ -250,12 +267,17 @@ int Engine::Quiescence(const Position& pos, int alpha, int beta, int ply) {
     if (moves.empty()) return -kMateScore + ply;
   } else {
     best = Evaluate(pos);
-    if (best >= beta) return best;
+    if (best >= beta) {
+      if (store)
+        tt_.Store(pos.key(), Move::None(), ScoreToTT(best, ply), 0,
+                  kBoundLower);
+      return best;
+    }
     alpha = std::max(alpha, best);
     GenerateLegal<GenMode::kNoisy>(pos, moves);
   }
   int scores[256];
-  ScoreMoves(pos, moves, Move::None(), ply, scores);
+  ScoreMoves(pos, moves, tt_move, ply, scores);
   for (size_t i = 0; i < moves.size(); ++i) {
     PickNext(moves, scores, i);
     // A capture that loses material cannot raise alpha. ScoreMoves has
@@ -275,10 +297,17 @@ int Engine::Quiescence(const Position& pos, int alpha, int beta, int ply) {
       best = score;
       if (score > alpha) {
         alpha = score;
+        best_move = moves[i];
         UpdatePv(ply, moves[i]);
         if (score >= beta) break;
       }
     }
+  }
+  if (store) {
+    const Bound bound = best >= beta            ? kBoundLower
+                        : best > original_alpha ? kBoundExact
+                                                : kBoundUpper;
+    tt_.Store(pos.key(), best_move, ScoreToTT(best, ply), 0, bound);
   }
   return best;
 }
@@ -295,6 +324,30 @@ SearchInfo Engine::QuiescenceSearch(const Position& pos) {
   if (!info.pv.empty()) info.best_move = info.pv[0];
   info.nodes = nodes_;
   return info;
+}
+
+int Engine::PruningEval(const Position& pos,
+                        const std::optional<TTEntry>& entry, int ply) const {
+  const int eval = Evaluate(pos);
+  if (!params_.tt_eval_correction() || !entry) return eval;
+  const int tt_score = ScoreFromTT(entry->score, ply);
+  if (IsMateScore(tt_score)) return eval;
+  const bool beyond = entry->bound == kBoundExact ||
+                      (entry->bound == kBoundLower && tt_score > eval) ||
+                      (entry->bound == kBoundUpper && tt_score < eval);
+  return beyond ? tt_score : eval;
+}
+
+int Engine::SearchExcluding(const Position& pos, Move excluded, int beta,
+                            int depth, int ply) {
+  const int saved_eval = static_evals_[ply];
+  excluded_[ply] = excluded;
+  const int score =
+      AlphaBeta(pos, beta - 1, beta, (depth - 1) / 2, ply, false, false);
+  excluded_[ply] = Move::None();
+  static_evals_[ply] = saved_eval;
+  pv_length_[ply] = ply;
+  return score;
 }
 
 int Engine::Minimax(const Position& pos, int depth, int ply) {
@@ -345,11 +398,17 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
   if (ShouldStop()) return 0;
   seldepth_ = std::max(seldepth_, ply);
 
-  const bool use_tt = params_.hash_mb() > 0;
-  const TTEntry* entry = use_tt ? tt_.Probe(pos.key()) : nullptr;
+  // A singular-extension search of this position without one move: the
+  // table's entry is the full search's, so it neither cuts nor is replaced.
+  const Move excluded = excluded_[ply];
+  const bool use_tt = params_.hash_mb() > 0 && excluded.is_none();
+  const TTEntry* probed = use_tt ? tt_.Probe(pos.key()) : nullptr;
+  // A copy: the searches below may overwrite the slot.
+  const std::optional<TTEntry> entry =
+      probed ? std::optional<TTEntry>(*probed) : std::nullopt;
   const Move tt_move = entry ? Move::FromBits(entry->move) : Move::None();
+  const int tt_score = entry ? ScoreFromTT(entry->score, ply) : 0;
   if (entry && !pv_node && ply > 0 && entry->depth >= depth) {
-    const int tt_score = ScoreFromTT(entry->score, ply);
     if ((entry->bound == kBoundExact) ||
         (entry->bound == kBoundLower && tt_score >= beta) ||
         (entry->bound == kBoundUpper && tt_score <= alpha)) {
@@ -359,18 +418,26 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
 
   const bool in_check = pos.InCheck();
   const Color us = pos.side_to_move();
-  // Only the non-PV pruning below reads it: PV nodes skip the evaluation.
-  const int static_eval = pv_node || in_check ? -kInfinity : Evaluate(pos);
-  if (params_.reverse_futility_pruning() && !pv_node && !in_check &&
+  const int static_eval = in_check ? -kInfinity : PruningEval(pos, entry, ply);
+  static_evals_[ply] = static_eval;
+  const bool improving =
+      !in_check && ply >= 2 && static_eval > static_evals_[ply - 2];
+  // Without the "improving" switch, every node prunes as if it were neither.
+  const bool less_pruning = params_.improving() && improving;
+  const bool more_pruning = params_.improving() && !improving;
+  const bool prunable = !pv_node && !in_check && excluded.is_none();
+  if (params_.reverse_futility_pruning() && prunable &&
       depth <= params_.rfp_max_depth() && std::abs(beta) < kMateBound &&
-      static_eval - params_.rfp_margin_cp() * depth >= beta) {
+      static_eval - params_.rfp_margin_cp() * (depth - less_pruning) >= beta) {
     return static_eval;
   }
-  if (params_.null_move() && allow_null && !pv_node && !in_check &&
+  if (params_.null_move() && allow_null && prunable &&
       depth >= params_.null_move_min_depth() && HasNonPawnMaterial(pos, us) &&
       beta > -kMateBound && static_eval >= beta) {
-    const int reduction =
+    int reduction =
         params_.null_move_base() + depth / params_.null_move_depth_divisor();
+    if (const int divisor = params_.null_move_eval_divisor(); divisor > 0)
+      reduction += std::min((static_eval - beta) / divisor, 3);
     Position child = pos;
     child.MakeNullMove();
     keys_[root_key_index_ + ply + 1] = child.key();
@@ -386,19 +453,28 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
   int scores[256];
   ScoreMoves(pos, moves, tt_move, ply, scores);
   if (params_.internal_iterative_reduction() && tt_move.is_none() &&
-      depth >= params_.iir_min_depth()) {
+      excluded.is_none() && depth >= params_.iir_min_depth()) {
     --depth;  // no move from an earlier search: likely not worth a full one
   }
   const bool prune_quiets = !pv_node && !in_check;
+  const bool see_prunable = params_.see_pruning() && OrdersBySee() && ply > 0 &&
+                            !in_check &&
+                            depth <= params_.see_pruning_max_depth();
+  const bool try_singular =
+      params_.singular_extension() && ply > 0 && excluded.is_none() &&
+      depth >= params_.singular_min_depth() && entry &&
+      (entry->bound == kBoundLower || entry->bound == kBoundExact) &&
+      entry->depth >= depth - 3 && std::abs(tt_score) < kMateBound;
   const bool futile = prune_quiets && params_.futility_pruning() &&
                       depth <= params_.futility_max_depth() &&
                       static_eval + params_.futility_base_cp() +
                               params_.futility_margin_cp() * depth <=
                           alpha;
-  const int late_move_count = prune_quiets && params_.late_move_pruning() &&
-                                      depth <= params_.lmp_max_depth()
-                                  ? params_.lmp_base() + depth * depth
-                                  : 256;
+  const int late_move_count =
+      prune_quiets && params_.late_move_pruning() &&
+              depth <= params_.lmp_max_depth()
+          ? (params_.lmp_base() + depth * depth) / (more_pruning ? 2 : 1)
+          : 256;
 
   const bool pvs = params_.algorithm() == SearchParams::PVS;
   const int history_divisor =
@@ -410,14 +486,34 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
   Move best_move;
   Move quiets_tried[256];
   int quiet_count = 0;
+  int searched = 0;
   for (size_t i = 0; i < moves.size(); ++i) {
     PickNext(moves, scores, i);
     const Move m = moves[i];
+    if (m == excluded) continue;
     const bool quiet = !m.is_capture() && !m.is_promotion();
     // Once a move has kept us out of being mated, late and futile quiet moves
     // are not worth searching.
     const bool may_prune = quiet && best > -kMateBound;
     if (may_prune && int(i) >= late_move_count) continue;
+    if (see_prunable && best > -kMateBound &&
+        (quiet ? !SeeAtLeast(pos, m, -params_.see_quiet_margin_cp() * depth)
+               : scores[i] < 0 && !SeeAtLeast(pos, m,
+                                              -params_.see_noisy_margin_cp() *
+                                                  depth * depth))) {
+      continue;
+    }
+    int extension = 0;
+    if (try_singular && m == tt_move) {
+      const int singular_beta = tt_score - params_.singular_margin_cp() * depth;
+      const int score = SearchExcluding(pos, m, singular_beta, depth, ply);
+      if (stop_.load(std::memory_order_relaxed)) return 0;
+      if (score < singular_beta) {
+        extension = 1;
+      } else if (singular_beta >= beta) {
+        return singular_beta;  // another move also beats beta
+      }
+    }
     Position child = pos;
     child.MakeMove(m);
     const bool gives_check = child.InCheck();
@@ -425,11 +521,12 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
     keys_[root_key_index_ + ply + 1] = child.key();
     path_moves_[ply] = m;
     path_pieces_[ply] = pos.piece_on(m.from());
-    const int new_depth =
-        depth - 1 + (params_.check_extension() && gives_check);
+    if (params_.check_extension() && gives_check) extension = 1;
+    const int new_depth = depth - 1 + extension;
 
     int score;
-    if (i == 0) {
+    ++searched;
+    if (searched == 1) {
       score =
           -AlphaBeta(child, -beta, -alpha, new_depth, ply + 1, pv_node, true);
     } else {
@@ -438,7 +535,8 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
           !gives_check && depth >= params_.lmr_min_depth() &&
           int(i) + 1 >= params_.lmr_min_move_number() &&
           m != killers_[ply][0] && m != killers_[ply][1]) {
-        reduction = reductions_[std::min(depth, 63)][std::min<int>(i + 1, 63)];
+        reduction = reductions_[std::min(depth, 63)][std::min<int>(i + 1, 63)] +
+                    more_pruning;
         if (history_divisor > 0)
           reduction -= QuietHistory(pos, m, continuations) / history_divisor;
         reduction = std::max(0, std::min(reduction - pv_node, new_depth - 1));
@@ -480,6 +578,8 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
     }
     if (quiet) quiets_tried[quiet_count++] = m;
   }
+  // Only the excluded move was legal: the search without it fails low.
+  if (searched == 0) return alpha;
 
   if (use_tt) {
     const Bound bound = best >= beta            ? kBoundLower
@@ -538,6 +638,7 @@ SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
   root_key_index_ = keys_.size();
   keys_.push_back(pos.key());
   keys_.resize(keys_.size() + kMaxPly + 2);
+  std::fill(std::begin(excluded_), std::end(excluded_), Move::None());
   for (auto& side : history_)
     for (auto& from : side)
       for (int& h : from) h /= 2;

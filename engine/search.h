@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -101,6 +102,15 @@ class Engine {
                 bool pv_node, bool allow_null);
   int Minimax(const Position& pos, int depth, int ply);
   int Quiescence(const Position& pos, int alpha, int beta, int ply);
+  // The static evaluation that pruning reads: Evaluate, or the table's score
+  // when its bound says the true value lies beyond it (tt_eval_correction).
+  int PruningEval(const Position& pos, const std::optional<TTEntry>& entry,
+                  int ply) const;
+  // A zero-window search at `beta` of `pos` at half `depth` without
+  // `excluded`, for a singular extension; leaves the path's state at `ply` as
+  // it found it.
+  int SearchExcluding(const Position& pos, Move excluded, int beta, int depth,
+                      int ply);
   int SearchRoot(const Position& pos, int depth, int previous_score);
   void ScoreMoves(const Position& pos, const MoveList& moves, Move tt_move,
                   int ply, int* scores) const;
@@ -155,6 +165,11 @@ class Engine {
   // null move), and the piece that played it.
   Move path_moves_[kMaxPly + 2];
   Piece path_pieces_[kMaxPly + 2];
+  // The static evaluation at each ply of the path (-kInfinity in check), for
+  // "improving".
+  int static_evals_[kMaxPly + 2];
+  // The move a singular-extension search leaves out at a ply (None: none).
+  Move excluded_[kMaxPly + 2];
   // Continuation history: per earlier move (piece, target), per reply (piece,
   // target), kPieceSquares x kPieceSquares. On the heap: 2.4 MB.
   std::vector<int> continuation_;

@@ -61,6 +61,52 @@ INSTANTIATE_TEST_SUITE_P(
         MateCase{"2r3k1/p4p2/3Rp2p/1p2P1pK/8/1P4P1/P3Q2P/1q6 b - - 0 1", 3,
                  "b1g6"}));
 
+// Every switch of issue 13's later search changes on at once, whatever the
+// defaults: the mates above are still found in the same number of moves.
+EngineConfig EverySearchSwitch() {
+  EngineConfig config = DefaultEngineConfig();
+  SearchParams* s = config.mutable_search();
+  s->set_improving(true);
+  s->set_tt_eval_correction(true);
+  s->set_null_move_eval_divisor(200);
+  s->set_qsearch_tt(true);
+  s->set_singular_extension(true);
+  s->set_singular_min_depth(4);  // so that the short searches here try it
+  s->set_see_pruning(true);
+  return config;
+}
+
+TEST_P(MateTest, FindsTheMateWithEverySwitch) {
+  const MateCase& c = GetParam();
+  SearchInfo info = SearchDepth(c.fen, 2 * c.moves + 3, EverySearchSwitch());
+  ASSERT_TRUE(IsMateScore(info.score)) << info.score;
+  EXPECT_EQ(MateInMoves(info.score), c.moves);
+  EXPECT_EQ(ToUci(info.best_move), c.first_move);
+}
+
+// A singular-extension search re-enters the node it extends from: the
+// principal variation it leaves must still be a legal line, and the search
+// must still repeat exactly under a node limit.
+TEST(SearchTest, EverySwitchKeepsALegalPvAndRepeats) {
+  for (const char* fen :
+       {"r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 8",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"}) {
+    SCOPED_TRACE(fen);
+    SearchLimits limits;
+    limits.nodes = 200000;
+    Engine a(EverySearchSwitch()), b(EverySearchSwitch());
+    const SearchInfo first = a.Search(Game(FromFen(fen)), limits);
+    const SearchInfo again = b.Search(Game(FromFen(fen)), limits);
+    EXPECT_EQ(again.nodes, first.nodes);
+    EXPECT_EQ(again.pv, first.pv);
+    EXPECT_GE(first.depth, 6);
+    Game line(FromFen(fen));
+    for (Move m : first.pv)
+      ASSERT_TRUE(line.PlayUci(ToUci(m)).ok()) << ToUci(m);
+  }
+}
+
 TEST(SearchTest, MatedSideSeesNegativeMate) {
   // White to move is mated next move whatever it does.
   SearchInfo info = SearchDepth("7k/8/8/8/8/8/r7/1r4K1 w - - 0 1", 4);
