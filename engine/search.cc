@@ -51,6 +51,20 @@ void PickNext(MoveList& moves, int* scores, size_t i) {
   std::swap(scores[i], scores[best]);
 }
 
+// Whether a stored score with this bound settles a node searched with the
+// window (alpha, beta).
+bool BoundCuts(Bound bound, int score, int alpha, int beta) {
+  return bound == kBoundExact || (bound == kBoundLower && score >= beta) ||
+         (bound == kBoundUpper && score <= alpha);
+}
+
+// What a node's result says of its true value, given the window it had.
+Bound BoundOf(int best, int original_alpha, int beta) {
+  return best >= beta            ? kBoundLower
+         : best > original_alpha ? kBoundExact
+                                 : kBoundUpper;
+}
+
 EvalWeights WeightsOf(const EngineConfig& config) {
   // Configs are validated before an Engine is made, so this cannot fail.
   return *EvalWeights::FromProto(config.eval());
@@ -248,11 +262,7 @@ int Engine::Quiescence(const Position& pos, int alpha, int beta, int ply) {
   const Move tt_move = entry ? Move::FromBits(entry->move) : Move::None();
   if (entry && !pv_node) {
     const int tt_score = ScoreFromTT(entry->score, ply);
-    if ((entry->bound == kBoundExact) ||
-        (entry->bound == kBoundLower && tt_score >= beta) ||
-        (entry->bound == kBoundUpper && tt_score <= alpha)) {
-      return tt_score;
-    }
+    if (BoundCuts(Bound(entry->bound), tt_score, alpha, beta)) return tt_score;
   }
   // A deeper search's entry for this position is worth more than ours.
   const bool store = use_tt && (!entry || entry->depth <= 0);
@@ -304,10 +314,8 @@ int Engine::Quiescence(const Position& pos, int alpha, int beta, int ply) {
     }
   }
   if (store) {
-    const Bound bound = best >= beta            ? kBoundLower
-                        : best > original_alpha ? kBoundExact
-                                                : kBoundUpper;
-    tt_.Store(pos.key(), best_move, ScoreToTT(best, ply), 0, bound);
+    tt_.Store(pos.key(), best_move, ScoreToTT(best, ply), 0,
+              BoundOf(best, original_alpha, beta));
   }
   return best;
 }
@@ -409,11 +417,7 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
   const Move tt_move = entry ? Move::FromBits(entry->move) : Move::None();
   const int tt_score = entry ? ScoreFromTT(entry->score, ply) : 0;
   if (entry && !pv_node && ply > 0 && entry->depth >= depth) {
-    if ((entry->bound == kBoundExact) ||
-        (entry->bound == kBoundLower && tt_score >= beta) ||
-        (entry->bound == kBoundUpper && tt_score <= alpha)) {
-      return tt_score;
-    }
+    if (BoundCuts(Bound(entry->bound), tt_score, alpha, beta)) return tt_score;
   }
 
   const bool in_check = pos.InCheck();
@@ -582,10 +586,8 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
   if (searched == 0) return alpha;
 
   if (use_tt) {
-    const Bound bound = best >= beta            ? kBoundLower
-                        : best > original_alpha ? kBoundExact
-                                                : kBoundUpper;
-    tt_.Store(pos.key(), best_move, ScoreToTT(best, ply), depth, bound);
+    tt_.Store(pos.key(), best_move, ScoreToTT(best, ply), depth,
+              BoundOf(best, original_alpha, beta));
   }
   return best;
 }
