@@ -498,9 +498,10 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
     const bool quiet = !m.is_capture() && !m.is_promotion();
     // Once a move has kept us out of being mated, late and futile quiet moves
     // are not worth searching.
-    const bool may_prune = quiet && best > -kMateBound;
+    const bool escaped_mate = best > -kMateBound;
+    const bool may_prune = quiet && escaped_mate;
     if (may_prune && int(i) >= late_move_count) continue;
-    if (see_prunable && best > -kMateBound &&
+    if (see_prunable && escaped_mate &&
         (quiet ? !SeeAtLeast(pos, m, -params_.see_quiet_margin_cp() * depth)
                : scores[i] < 0 && !SeeAtLeast(pos, m,
                                               -params_.see_noisy_margin_cp() *
