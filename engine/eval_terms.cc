@@ -1,21 +1,49 @@
 #include "engine/eval_terms.h"
 
+#include <algorithm>
+#include <cstdlib>
+
 #include "engine/bitboard.h"
 
 namespace chess {
 namespace {
 
-constexpr const char* kNames[kNumEvalTerms] = {
-    "mobility.knight",  "mobility.bishop",    "mobility.rook",
-    "mobility.queen",   "passed.rank2",       "passed.rank3",
-    "passed.rank4",     "passed.rank5",       "passed.rank6",
-    "passed.rank7",     "pawn.doubled",       "pawn.isolated",
-    "bishop_pair",      "rook.open_file",     "rook.half_open_file",
-    "king.shield",      "king.attack.knight", "king.attack.bishop",
-    "king.attack.rook", "king.attack.queen",  "threat.pawn",
-    "threat.minor",     "knight.outpost"};
+constexpr const char* kNames[kNumEvalTerms] = {"mobility.knight",
+                                               "mobility.bishop",
+                                               "mobility.rook",
+                                               "mobility.queen",
+                                               "passed.rank2",
+                                               "passed.rank3",
+                                               "passed.rank4",
+                                               "passed.rank5",
+                                               "passed.rank6",
+                                               "passed.rank7",
+                                               "pawn.doubled",
+                                               "pawn.isolated",
+                                               "bishop_pair",
+                                               "rook.open_file",
+                                               "rook.half_open_file",
+                                               "king.shield",
+                                               "king.attack.knight",
+                                               "king.attack.bishop",
+                                               "king.attack.rook",
+                                               "king.attack.queen",
+                                               "threat.pawn",
+                                               "threat.minor",
+                                               "knight.outpost",
+                                               "pawn.backward",
+                                               "pawn.supported",
+                                               "pawn.phalanx",
+                                               "passed.free_path",
+                                               "passed.their_king_distance",
+                                               "passed.our_king_distance",
+                                               "king.danger",
+                                               "king.open_file",
+                                               "king.storm"};
 
 Bitboard FileMask(int file) { return kFileA << file; }
+Bitboard RankMask(int rank) { return kRank1 << (8 * rank); }
+Bitboard SquareBit(Square s) { return Bitboard(1) << s; }
 
 Bitboard NeighbourFiles(int file) {
   return (file > 0 ? FileMask(file - 1) : 0) |
@@ -41,13 +69,27 @@ Bitboard Attacks(Square s, Bitboard occupied) {
   if constexpr (kType == kQueen) return QueenAttacks(s, occupied);
 }
 
+int Distance(Square a, Square b) {
+  return std::max(std::abs(FileOf(a) - FileOf(b)),
+                  std::abs(RankOf(a) - RankOf(b)));
+}
+
 struct SideContext {
-  Bitboard occupied, mobility_area, king_zone, their_majors;
+  Bitboard occupied, mobility_area, king_zone, king_zone_with_king,
+      their_majors;
 };
+
+// Our pieces that attack the enemy king's zone (the king and the squares next
+// to it), and their weight.
+struct KingAttackers {
+  int count = 0, units = 0;
+};
+
+constexpr int kKingAttackUnits[] = {0, 2, 2, 3, 5, 0};
 
 template <PieceType kType>
 void CountPieces(const Position& pos, Color us, int sign,
-                 const SideContext& side,
+                 const SideContext& side, KingAttackers& attackers,
                  std::array<int, kNumEvalTerms>& counts) {
   for (Bitboard b = pos.pieces(us, kType); b;) {
     const Bitboard attacks = Attacks<kType>(PopLowest(b), side.occupied);
@@ -55,6 +97,10 @@ void CountPieces(const Position& pos, Color us, int sign,
         sign * PopCount(attacks & side.mobility_area);
     counts[kKingAttackKnight + kType - kKnight] +=
         sign * PopCount(attacks & side.king_zone);
+    if (attacks & side.king_zone_with_king) {
+      ++attackers.count;
+      attackers.units += kKingAttackUnits[kType];
+    }
     if constexpr (kType == kKnight || kType == kBishop)
       counts[kMinorThreat] += sign * PopCount(attacks & side.their_majors);
   }
@@ -75,27 +121,48 @@ void CountSide(const Position& pos, Color us, int sign,
   const Bitboard their_majors =
       pos.pieces(them, kRook) | pos.pieces(them, kQueen);
 
-  const SideContext side{occupied, mobility_area, king_zone, their_majors};
-  CountPieces<kKnight>(pos, us, sign, side, counts);
-  CountPieces<kBishop>(pos, us, sign, side, counts);
-  CountPieces<kRook>(pos, us, sign, side, counts);
-  CountPieces<kQueen>(pos, us, sign, side, counts);
+  const SideContext side{occupied, mobility_area, king_zone,
+                         king_zone | SquareBit(their_king), their_majors};
+  KingAttackers attackers;
+  CountPieces<kKnight>(pos, us, sign, side, attackers, counts);
+  CountPieces<kBishop>(pos, us, sign, side, attackers, counts);
+  CountPieces<kRook>(pos, us, sign, side, attackers, counts);
+  CountPieces<kQueen>(pos, us, sign, side, attackers, counts);
+  if (attackers.count >= 2)
+    counts[kKingDanger] += sign * attackers.units * attackers.units / 4;
   counts[kPawnThreat] +=
       sign * PopCount(our_pawn_attacks & pos.pieces(them) & ~their_pawns &
                       ~pos.pieces(them, kKing));
 
+  const Square our_king = pos.king_square(us);
   for (Bitboard b = our_pawns; b;) {
     const Square s = PopLowest(b);
     const int file = FileOf(s), rank = RankOf(s);
     const Bitboard ahead = AheadOf(us, rank);
+    const Square stop = us == kWhite ? s + 8 : s - 8;
     // A pawn behind one of its own is not passed: the front one is.
     if (!(their_pawns & ahead & (FileMask(file) | NeighbourFiles(file))) &&
         !(our_pawns & ahead & FileMask(file))) {
       const int relative_rank = us == kWhite ? rank : 7 - rank;  // 1..6
       counts[kPassedRank2 + relative_rank - 1] += sign;
+      const int scale = relative_rank * (relative_rank - 1) / 2;
+      if (!(occupied & ahead & FileMask(file)))
+        counts[kPassedFreePath] += sign * scale;
+      counts[kPassedTheirKingDistance] +=
+          sign * scale * std::min(Distance(their_king, stop), 5);
+      counts[kPassedOurKingDistance] +=
+          sign * scale * std::min(Distance(our_king, stop), 5);
     }
     if (our_pawns & ahead & FileMask(file)) counts[kDoubledPawn] += sign;
-    if (!(our_pawns & NeighbourFiles(file))) counts[kIsolatedPawn] += sign;
+    if (!(our_pawns & NeighbourFiles(file))) {
+      counts[kIsolatedPawn] += sign;
+    } else if (!(our_pawns & NeighbourFiles(file) & ~AheadOf(us, rank)) &&
+               (their_pawn_attacks & SquareBit(stop))) {
+      counts[kBackwardPawn] += sign;
+    }
+    if (our_pawn_attacks & SquareBit(s)) counts[kSupportedPawn] += sign;
+    if (our_pawns & NeighbourFiles(file) & RankMask(rank))
+      counts[kPhalanxPawn] += sign;
   }
 
   if (MoreThanOne(pos.pieces(us, kBishop))) counts[kBishopPair] += sign;
@@ -116,6 +183,20 @@ void CountSide(const Position& pos, Color us, int sign,
   counts[kKingShield] +=
       sign * PopCount(our_pawns & shield_ranks &
                       (FileMask(FileOf(king)) | NeighbourFiles(FileOf(king))));
+
+  const int their_king_file = FileOf(their_king);
+  for (int f = std::max(0, their_king_file - 1);
+       f <= std::min(7, their_king_file + 1); ++f) {
+    if (!(their_pawns & FileMask(f))) counts[kKingOpenFile] += sign;
+  }
+  const int their_king_rank = RankOf(their_king);
+  const Bitboard storm_ranks =
+      AheadOf(them, their_king_rank) &
+      ~AheadOf(them,
+               them == kWhite ? their_king_rank + 3 : their_king_rank - 3);
+  counts[kKingStorm] += sign * PopCount(our_pawns & storm_ranks &
+                                        (FileMask(their_king_file) |
+                                         NeighbourFiles(their_king_file)));
 
   for (Bitboard b = pos.pieces(us, kKnight); b;) {
     const Square s = PopLowest(b);

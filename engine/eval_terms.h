@@ -44,6 +44,26 @@ enum EvalTerm {
   kPawnThreat,     // an enemy knight, bishop, rook or queen a pawn attacks
   kMinorThreat,    // an enemy rook or queen a knight or bishop attacks
   kKnightOutpost,  // on ranks 4-6, defended by a pawn, no enemy pawn can chase
+  // A pawn whose neighbouring files hold no pawn of its own side level with or
+  // behind it, and whose square ahead an enemy pawn attacks.
+  kBackwardPawn,
+  kSupportedPawn,  // defended by a pawn of its own side
+  kPhalanxPawn,    // a pawn of its own side beside it on its rank
+  // Passed pawns again, each weighted by how far it has come (relative rank r
+  // from 1 to 6 weighs r (r - 1) / 2): with nothing in front of it up to the
+  // last rank; the distance (capped at 5) of the enemy king, and of its own,
+  // to the square in front of it.
+  kPassedFreePath,
+  kPassedTheirKingDistance,
+  kPassedOurKingDistance,
+  // (2 per knight or bishop, 3 per rook, 5 per queen that attacks the enemy
+  // king or a square next to it)^2 / 4, counted only with two such pieces or
+  // more: attacks on a king hurt more than their sum.
+  kKingDanger,
+  // Files at or next to the enemy king without a pawn of the enemy's side.
+  kKingOpenFile,
+  // Pawns one to three ranks in front of the enemy king, on its file or next.
+  kKingStorm,
   kNumEvalTerms
 };
 

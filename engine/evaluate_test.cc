@@ -65,15 +65,58 @@ TEST(EvalTermsTest, PawnStructureAndPiecesCountedByHand) {
   auto pos = Position::FromFen("3r2k1/7p/3P4/8/P7/P7/8/2B1RBK1 w - - 0 1");
   ASSERT_TRUE(pos.ok());
   const auto c = CountEvalTerms(*pos);
-  EXPECT_EQ(c[kPassedRank6], 1);   // d6
-  EXPECT_EQ(c[kPassedRank4], 1);   // a4
-  EXPECT_EQ(c[kPassedRank3], 0);   // a3, behind a4
-  EXPECT_EQ(c[kPassedRank2], -1);  // h7: Black's second rank
-  EXPECT_EQ(c[kDoubledPawn], 1);   // a3 has a4 ahead
+  EXPECT_EQ(c[kPassedRank6], 1);       // d6
+  EXPECT_EQ(c[kPassedRank4], 1);       // a4
+  EXPECT_EQ(c[kPassedRank3], 0);       // a3, behind a4
+  EXPECT_EQ(c[kPassedRank2], -1);      // h7: Black's second rank
+  EXPECT_EQ(c[kDoubledPawn], 1);       // a3 has a4 ahead
   EXPECT_EQ(c[kIsolatedPawn], 3 - 1);  // a3, a4, d6 against h7
   EXPECT_EQ(c[kBishopPair], 1);
   EXPECT_EQ(c[kRookOpenFile], 1);       // e1
   EXPECT_EQ(c[kRookHalfOpenFile], -1);  // d8
+}
+
+TEST(EvalTermsTest, PawnChainAndPassedPawnsCountedByHand) {
+  // White c3, d4, e4 against bare kings on e1 and e8: all passed, c3 and d4
+  // with a free path (Black's king stands on e4's); d4 is defended by c3; d4
+  // and e4 stand side by side.
+  auto pos = Position::FromFen("4k3/8/8/8/3PP3/2P5/8/4K3 w - - 0 1");
+  ASSERT_TRUE(pos.ok());
+  const auto c = CountEvalTerms(*pos);
+  EXPECT_EQ(c[kSupportedPawn], 1);
+  EXPECT_EQ(c[kPhalanxPawn], 2);
+  // Weights by relative rank: c3 1, d4 3, e4 3.
+  EXPECT_EQ(c[kPassedFreePath], 1 + 3);
+  // Stop squares c4, d5, e5: Black's king 4, 3, 3 away; White's 3, 4, 4.
+  EXPECT_EQ(c[kPassedTheirKingDistance], 1 * 4 + 3 * 3 + 3 * 3);
+  EXPECT_EQ(c[kPassedOurKingDistance], 1 * 3 + 3 * 4 + 3 * 4);
+  // d, e, f have no black pawn; by White's king only f has no white one.
+  EXPECT_EQ(c[kKingOpenFile], 3 - 1);
+  EXPECT_EQ(c[kKingStorm], 0);
+  EXPECT_EQ(c[kBackwardPawn], 0);
+}
+
+TEST(EvalTermsTest, BackwardPawnAndKingDangerCountedByHand) {
+  // d3 is behind both its neighbours and e5 attacks d4: backward.
+  auto pawns = Position::FromFen("4k3/8/8/4p3/2P1P3/3P4/8/4K3 w - - 0 1");
+  ASSERT_TRUE(pawns.ok());
+  const auto p = CountEvalTerms(*pawns);
+  EXPECT_EQ(p[kBackwardPawn], 1);
+  EXPECT_EQ(p[kIsolatedPawn], -1);  // e5
+  EXPECT_EQ(p[kSupportedPawn], 2);  // c4 and e4, by d3
+  EXPECT_EQ(p[kPhalanxPawn], 0);
+  // The knight on g5 (f7, h7) and the queen on d5 (f7) reach the squares
+  // around g8: (2 + 5)^2 / 4 = 12. A lone attacker would count nothing.
+  auto attack = Position::FromFen("6k1/5ppp/8/3Q2N1/8/8/5PPP/6K1 w - - 0 1");
+  ASSERT_TRUE(attack.ok());
+  EXPECT_EQ(CountEvalTerms(*attack)[kKingDanger], 12);
+  auto lone = Position::FromFen("6k1/5ppp/8/6N1/8/8/5PPP/6K1 w - - 0 1");
+  ASSERT_TRUE(lone.ok());
+  EXPECT_EQ(CountEvalTerms(*lone)[kKingDanger], 0);
+  // White's g5 and h6 pawns stand within three ranks of Black's king.
+  auto storm = Position::FromFen("6k1/5p1p/7P/6P1/8/8/5P2/6K1 w - - 0 1");
+  ASSERT_TRUE(storm.ok());
+  EXPECT_EQ(CountEvalTerms(*storm)[kKingStorm], 2);
 }
 
 TEST(EvaluateTest, MirroredPositionScoresTheSameForTheMover) {

@@ -667,8 +667,10 @@ SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
     const int score = SearchRoot(pos, depth, previous_score);
     if (stop_.load(std::memory_order_relaxed)) {
       // With no iteration completed, the cut-off one's best move beats an
-      // arbitrary one.
-      if (depth == first_depth && pv_length_[0] > 0 && !pv_[0][0].is_none()) {
+      // arbitrary one; after one, a move that beat the previous best (searched
+      // first) is better than it.
+      if ((depth == first_depth || params_.partial_iteration()) &&
+          pv_length_[0] > 0 && !pv_[0][0].is_none()) {
         result.best_move = pv_[0][0];
         result.pv.assign(pv_[0], pv_[0] + pv_length_[0]);
       }
