@@ -202,7 +202,7 @@ void CountSide(const Position& pos, Color us, int sign,
     const Square s = PopLowest(b);
     const int relative_rank = us == kWhite ? RankOf(s) : 7 - RankOf(s);
     if (relative_rank >= 3 && relative_rank <= 5 &&
-        (our_pawn_attacks & (Bitboard(1) << s)) &&
+        (our_pawn_attacks & SquareBit(s)) &&
         !(their_pawns & AheadOf(us, RankOf(s)) & NeighbourFiles(FileOf(s)))) {
       counts[kKnightOutpost] += sign;
     }
