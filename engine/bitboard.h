@@ -18,6 +18,8 @@ constexpr Bitboard kRank7 = kRank1 << 48;
 constexpr Bitboard kRank8 = kRank1 << 56;
 constexpr Bitboard kDarkSquares = 0xAA55AA55AA55AA55ULL;
 
+constexpr Bitboard SquareBit(Square s) { return Bitboard(1) << s; }
+
 inline int PopCount(Bitboard b) { return std::popcount(b); }
 inline Square LowestSquare(Bitboard b) { return std::countr_zero(b); }
 inline Square PopLowest(Bitboard& b) {

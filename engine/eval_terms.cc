@@ -43,18 +43,27 @@ constexpr const char* kNames[kNumEvalTerms] = {"mobility.knight",
 
 Bitboard FileMask(int file) { return kFileA << file; }
 Bitboard RankMask(int rank) { return kRank1 << (8 * rank); }
-Bitboard SquareBit(Square s) { return Bitboard(1) << s; }
 
+// Branch-free: the shifts drop what falls off the board's edge files.
 Bitboard NeighbourFiles(int file) {
-  return (file > 0 ? FileMask(file - 1) : 0) |
-         (file < 7 ? FileMask(file + 1) : 0);
+  const Bitboard own = FileMask(file);
+  return ((own << 1) & ~kFileA) | ((own >> 1) & ~kFileH);
 }
 
-// Squares strictly ahead of rank `rank` from `c`'s side.
-Bitboard AheadOf(Color c, int rank) {
-  return c == kWhite ? (rank >= 7 ? 0 : ~Bitboard(0) << (8 * (rank + 1)))
-                     : (rank <= 0 ? 0 : ~Bitboard(0) >> (8 * (8 - rank)));
-}
+// Squares strictly ahead of rank `rank` from `c`'s side; the king's shield
+// and storm ask for ranks up to three off the board.
+constexpr int kMinRank = -3, kMaxRank = 10;
+constexpr auto kAheadOf = [] {
+  std::array<std::array<Bitboard, kMaxRank - kMinRank + 1>, 2> ahead{};
+  for (int rank = kMinRank; rank <= kMaxRank; ++rank) {
+    for (int r = std::max(rank + 1, 0); r <= 7; ++r)
+      ahead[kWhite][rank - kMinRank] |= kRank1 << (8 * r);
+    for (int r = std::min(rank - 1, 7); r >= 0; --r)
+      ahead[kBlack][rank - kMinRank] |= kRank1 << (8 * r);
+  }
+  return ahead;
+}();
+Bitboard AheadOf(Color c, int rank) { return kAheadOf[c][rank - kMinRank]; }
 
 Bitboard PawnAttacksOf(Color c, Bitboard pawns) {
   return c == kWhite ? Shift<7>(pawns) | Shift<9>(pawns)

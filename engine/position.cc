@@ -305,6 +305,35 @@ void Position::MakeMove(Move m) {
   checkers_ = ComputeCheckers();
 }
 
+bool Position::GivesCheck(Move m) const {
+  const Color us = side_;
+  const Square from = m.from(), to = m.to();
+  const Square king = king_square(~us);
+  const PieceType moved =
+      m.is_promotion() ? m.promotion_type() : TypeOf(board_[from]);
+  if (moved == kKnight && (KnightAttacks(to) & SquareBit(king))) return true;
+  if (moved == kPawn && (PawnAttacks(us, to) & SquareBit(king))) return true;
+  // Direct checks by sliders and every discovered check: our sliders after
+  // the move, against the king, through the squares occupied after it.
+  Bitboard occupied = (this->occupied() & ~SquareBit(from)) | SquareBit(to);
+  Bitboard diagonal =
+      (pieces(us, kBishop) | pieces(us, kQueen)) & ~SquareBit(from);
+  Bitboard straight =
+      (pieces(us, kRook) | pieces(us, kQueen)) & ~SquareBit(from);
+  if (moved == kBishop || moved == kQueen) diagonal |= SquareBit(to);
+  if (moved == kRook || moved == kQueen) straight |= SquareBit(to);
+  if (m.flag() == kEnPassant) {
+    occupied &= ~SquareBit(to + (us == kWhite ? -8 : 8));
+  } else if (m.is_castle()) {
+    const Square rook_from = m.flag() == kKingCastle ? to + 1 : to - 2;
+    const Square rook_to = m.flag() == kKingCastle ? to - 1 : to + 1;
+    occupied = (occupied & ~SquareBit(rook_from)) | SquareBit(rook_to);
+    straight = (straight & ~SquareBit(rook_from)) | SquareBit(rook_to);
+  }
+  return (BishopAttacks(king, occupied) & diagonal) ||
+         (RookAttacks(king, occupied) & straight);
+}
+
 void Position::MakeNullMove() {
   if (en_passant_ != kNoSquare) {
     key_ ^= kZobrist.en_passant_file[FileOf(en_passant_)];

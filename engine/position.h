@@ -52,6 +52,9 @@ class Position {
   // Computed once per move (search and move generation ask several times).
   Bitboard Checkers() const { return checkers_; }
   bool InCheck() const { return Checkers() != 0; }
+  // Whether a legal move checks the enemy king, without making it: as
+  // MakeMove followed by InCheck, for less work.
+  bool GivesCheck(Move m) const;
   // The piece a move captures (kNoPieceType for none), including en passant.
   PieceType CapturedType(Move m) const;
   // The Zobrist key recomputed from nothing; equals key() in a consistent

@@ -147,6 +147,44 @@ TEST(Zobrist, TranspositionsShareAKey) {
   EXPECT_NE(a.key(), Position::Start().key());
 }
 
+TEST(Position, GivesCheckAgreesWithMakingTheMove) {
+  int checks = 0;
+  for (const Position& pos : testing::RandomPlayPositions(200, 120, 23)) {
+    for (Move m : LegalMoves(pos)) {
+      Position child = pos;
+      child.MakeMove(m);
+      ASSERT_EQ(pos.GivesCheck(m), child.InCheck())
+          << pos.ToFen() << " " << int(m.from()) << "-" << int(m.to());
+      checks += child.InCheck();
+    }
+  }
+  EXPECT_GT(checks, 100);  // the positions hold checks to tell apart
+}
+
+TEST(Position, GivesCheckByCastlingEnPassantAndDiscovery) {
+  struct Case {
+    const char* fen;
+    Square from, to;
+    int flag;
+  };
+  // Castling rook checks on f1's file; an en-passant capture opens a rook's
+  // rank; a knight leaving a bishop's diagonal discovers check; an
+  // under-promotion to a knight checks where a queen would not.
+  for (const Case& c :
+       {Case{"5k2/8/8/8/8/8/8/4K2R w K - 0 1", 4, 6, kKingCastle},
+        Case{"8/8/8/R2pP2k/8/8/8/K7 w - d6 0 1", 36, 43, kEnPassant},
+        Case{"7k/8/8/8/8/2N5/8/B6K w - - 0 1", 18, 35, kQuiet},
+        Case{"8/4P3/3k4/8/8/8/8/K7 w - - 0 1", 52, 60, kPromotion + 0}}) {
+    absl::StatusOr<Position> pos = Position::FromFen(c.fen);
+    ASSERT_TRUE(pos.ok()) << pos.status();
+    const Move m(c.from, c.to, c.flag);
+    Position child = *pos;
+    child.MakeMove(m);
+    EXPECT_TRUE(child.InCheck()) << c.fen;
+    EXPECT_TRUE(pos->GivesCheck(m)) << c.fen;
+  }
+}
+
 TEST(Position, NullMoveFlipsSideAndKey) {
   Position pos = Position::Start();
   Position null = pos;

@@ -51,6 +51,22 @@ void PickNext(MoveList& moves, int* scores, size_t i) {
   std::swap(scores[i], scores[best]);
 }
 
+// As PickNext among the captures and promotions only: false when none is left.
+bool PickNextNoisy(MoveList& moves, int* scores, size_t i) {
+  size_t best = moves.size();
+  for (size_t j = i; j < moves.size(); ++j) {
+    const Move m = moves[j];
+    if ((m.is_capture() || m.is_promotion()) &&
+        (best == moves.size() || scores[j] > scores[best])) {
+      best = j;
+    }
+  }
+  if (best == moves.size()) return false;
+  std::swap(moves.begin()[i], moves.begin()[best]);
+  std::swap(scores[i], scores[best]);
+  return true;
+}
+
 // Whether a stored score with this bound settles a node searched with the
 // window (alpha, beta).
 bool BoundCuts(Bound bound, int score, int alpha, int beta) {
@@ -299,6 +315,7 @@ int Engine::Quiescence(const Position& pos, int alpha, int beta, int ply) {
     }
     Position child = pos;
     child.MakeMove(moves[i]);
+    if (use_tt) tt_.Prefetch(child.key());
     path_moves_[ply] = moves[i];
     path_pieces_[ply] = pos.piece_on(moves[i].from());
     const int score = -Quiescence(child, -beta, -alpha, ply + 1);
@@ -491,8 +508,15 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
   Move quiets_tried[256];
   int quiet_count = 0;
   int searched = 0;
+  // Set once late-move pruning skips a quiet move: it then skips every later
+  // one, so only the captures and promotions left need ordering.
+  bool only_noisy_left = false;
   for (size_t i = 0; i < moves.size(); ++i) {
-    PickNext(moves, scores, i);
+    if (!only_noisy_left) {
+      PickNext(moves, scores, i);
+    } else if (!PickNextNoisy(moves, scores, i)) {
+      break;
+    }
     const Move m = moves[i];
     if (m == excluded) continue;
     const bool quiet = !m.is_capture() && !m.is_promotion();
@@ -500,7 +524,10 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
     // are not worth searching.
     const bool escaped_mate = best > -kMateBound;
     const bool may_prune = quiet && escaped_mate;
-    if (may_prune && int(i) >= late_move_count) continue;
+    if (may_prune && int(i) >= late_move_count) {
+      only_noisy_left = true;
+      continue;
+    }
     if (see_prunable && escaped_mate &&
         (quiet ? !SeeAtLeast(pos, m, -params_.see_quiet_margin_cp() * depth)
                : scores[i] < 0 && !SeeAtLeast(pos, m,
@@ -519,10 +546,13 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
         return singular_beta;  // another move also beats beta
       }
     }
+    // Futile quiet moves are skipped unless they check: known without making
+    // them.
+    if (may_prune && futile && !pos.GivesCheck(m)) continue;
     Position child = pos;
     child.MakeMove(m);
     const bool gives_check = child.InCheck();
-    if (may_prune && futile && !gives_check) continue;
+    if (use_tt) tt_.Prefetch(child.key());
     keys_[root_key_index_ + ply + 1] = child.key();
     path_moves_[ply] = m;
     path_pieces_[ply] = pos.piece_on(m.from());

@@ -22,7 +22,7 @@ bool SeeAtLeast(const Position& pos, Move m, int threshold) {
   swap = kSeeValue[TypeOf(pos.piece_on(from))] - swap;
   if (swap <= 0) return true;  // losing the capturer still meets it
 
-  Bitboard occupied = pos.occupied() ^ (Bitboard(1) << from);
+  Bitboard occupied = pos.occupied() ^ SquareBit(from);
   const Bitboard diagonal = pos.pieces(kBishop) | pos.pieces(kQueen);
   const Bitboard straight = pos.pieces(kRook) | pos.pieces(kQueen);
   Bitboard attackers = pos.AttackersTo(to, occupied);
@@ -42,7 +42,7 @@ bool SeeAtLeast(const Position& pos, Move m, int threshold) {
     }
     swap = kSeeValue[type] - swap;
     if (swap < int(result)) break;
-    occupied ^= Bitboard(1) << LowestSquare(ours & pos.pieces(type));
+    occupied ^= SquareBit(LowestSquare(ours & pos.pieces(type)));
     // Sliders behind the piece that just took join in.
     if (type == kPawn || type == kBishop || type == kQueen)
       attackers |= BishopAttacks(to, occupied) & diagonal;

@@ -46,6 +46,10 @@ class TranspositionTable {
     const TTEntry& e = entries_[Index(key)];
     return e.key == key && e.bound != kBoundNone ? &e : nullptr;
   }
+  // Starts loading `key`'s slot into the cache, for a probe soon after.
+  void Prefetch(Key key) const {
+    if (size_ > 0) __builtin_prefetch(&entries_[Index(key)]);
+  }
   void Store(Key key, Move move, int score, int depth, Bound bound);
   // Permille of sampled slots written in the current search (UCI "hashfull").
   int Hashfull() const;
