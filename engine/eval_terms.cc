@@ -39,7 +39,12 @@ constexpr const char* kNames[kNumEvalTerms] = {"mobility.knight",
                                                "passed.our_king_distance",
                                                "king.danger",
                                                "king.open_file",
-                                               "king.storm"};
+                                               "king.storm",
+                                               "king.safe_check.knight",
+                                               "king.safe_check.bishop",
+                                               "king.safe_check.rook",
+                                               "king.safe_check.queen",
+                                               "threat.hanging"};
 
 Bitboard FileMask(int file) { return kFileA << file; }
 Bitboard RankMask(int rank) { return kRank1 << (8 * rank); }
@@ -94,14 +99,26 @@ struct KingAttackers {
   int count = 0, units = 0;
 };
 
+// The squares one side's pieces attack, by piece type, for the terms that
+// weigh both sides' attacks.
+struct AttackMap {
+  Bitboard by_type[6] = {};
+  Bitboard all = 0;
+  void Add(PieceType type, Bitboard attacks) {
+    by_type[type] |= attacks;
+    all |= attacks;
+  }
+};
+
 constexpr int kKingAttackUnits[] = {0, 2, 2, 3, 5, 0};
 
 template <PieceType kType>
 void CountPieces(const Position& pos, Color us, int sign,
                  const SideContext& side, KingAttackers& attackers,
-                 std::array<int, kNumEvalTerms>& counts) {
+                 AttackMap& map, std::array<int, kNumEvalTerms>& counts) {
   for (Bitboard b = pos.pieces(us, kType); b;) {
     const Bitboard attacks = Attacks<kType>(PopLowest(b), side.occupied);
+    map.Add(kType, attacks);
     counts[kMobilityKnight + kType - kKnight] +=
         sign * PopCount(attacks & side.mobility_area);
     counts[kKingAttackKnight + kType - kKnight] +=
@@ -115,8 +132,8 @@ void CountPieces(const Position& pos, Color us, int sign,
   }
 }
 
-// One side's counts, added to `counts` with `sign`.
-void CountSide(const Position& pos, Color us, int sign,
+// One side's counts, added to `counts` with `sign`; its attacks in `map`.
+void CountSide(const Position& pos, Color us, int sign, AttackMap& map,
                std::array<int, kNumEvalTerms>& counts) {
   const Color them = Color(us ^ 1);
   const Bitboard occupied = pos.occupied();
@@ -133,10 +150,12 @@ void CountSide(const Position& pos, Color us, int sign,
   const SideContext side{occupied, mobility_area, king_zone,
                          king_zone | SquareBit(their_king), their_majors};
   KingAttackers attackers;
-  CountPieces<kKnight>(pos, us, sign, side, attackers, counts);
-  CountPieces<kBishop>(pos, us, sign, side, attackers, counts);
-  CountPieces<kRook>(pos, us, sign, side, attackers, counts);
-  CountPieces<kQueen>(pos, us, sign, side, attackers, counts);
+  map.Add(kPawn, our_pawn_attacks);
+  map.Add(kKing, KingAttacks(pos.king_square(us)));
+  CountPieces<kKnight>(pos, us, sign, side, attackers, map, counts);
+  CountPieces<kBishop>(pos, us, sign, side, attackers, map, counts);
+  CountPieces<kRook>(pos, us, sign, side, attackers, map, counts);
+  CountPieces<kQueen>(pos, us, sign, side, attackers, map, counts);
   if (attackers.count >= 2)
     counts[kKingDanger] += sign * attackers.units * attackers.units / 4;
   counts[kPawnThreat] +=
@@ -218,14 +237,41 @@ void CountSide(const Position& pos, Color us, int sign,
   }
 }
 
+// The terms that weigh our attacks against the enemy's: checks we can give
+// from squares the enemy does not attack, and enemy pieces we attack that
+// nothing of theirs defends.
+void CountThreats(const Position& pos, Color us, int sign,
+                  const AttackMap& ours, const AttackMap& theirs,
+                  std::array<int, kNumEvalTerms>& counts) {
+  const Color them = Color(us ^ 1);
+  const Bitboard occupied = pos.occupied();
+  const Square their_king = pos.king_square(them);
+  const Bitboard safe = ~theirs.all & ~pos.pieces(us);
+  const Bitboard diagonal = BishopAttacks(their_king, occupied) & safe;
+  const Bitboard straight = RookAttacks(their_king, occupied) & safe;
+  counts[kSafeCheckKnight] +=
+      sign * PopCount(ours.by_type[kKnight] & KnightAttacks(their_king) & safe);
+  counts[kSafeCheckBishop] += sign * PopCount(ours.by_type[kBishop] & diagonal);
+  counts[kSafeCheckRook] += sign * PopCount(ours.by_type[kRook] & straight);
+  counts[kSafeCheckQueen] +=
+      sign * PopCount(ours.by_type[kQueen] & (diagonal | straight));
+  const Bitboard their_pieces =
+      pos.pieces(them) & ~pos.pieces(them, kPawn) & ~pos.pieces(them, kKing);
+  counts[kHangingPiece] +=
+      sign * PopCount(their_pieces & ours.all & ~theirs.all);
+}
+
 }  // namespace
 
 const char* EvalTermName(int term) { return kNames[term]; }
 
 std::array<int, kNumEvalTerms> CountEvalTerms(const Position& pos) {
   std::array<int, kNumEvalTerms> counts{};
-  CountSide(pos, kWhite, 1, counts);
-  CountSide(pos, kBlack, -1, counts);
+  AttackMap white, black;
+  CountSide(pos, kWhite, 1, white, counts);
+  CountSide(pos, kBlack, -1, black, counts);
+  CountThreats(pos, kWhite, 1, white, black, counts);
+  CountThreats(pos, kBlack, -1, black, white, counts);
   return counts;
 }
 

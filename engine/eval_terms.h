@@ -64,6 +64,15 @@ enum EvalTerm {
   kKingOpenFile,
   // Pawns one to three ranks in front of the enemy king, on its file or next.
   kKingStorm,
+  // Squares from which a knight, bishop, rook or queen checks the enemy king,
+  // that a piece of that type attacks, holding no piece of its own side and
+  // attacked by no enemy piece.
+  kSafeCheckKnight,
+  kSafeCheckBishop,
+  kSafeCheckRook,
+  kSafeCheckQueen,
+  // Enemy knights, bishops, rooks and queens attacked and not defended.
+  kHangingPiece,
   kNumEvalTerms
 };
 

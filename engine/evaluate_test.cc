@@ -119,6 +119,21 @@ TEST(EvalTermsTest, BackwardPawnAndKingDangerCountedByHand) {
   EXPECT_EQ(CountEvalTerms(*storm)[kKingStorm], 2);
 }
 
+TEST(EvalTermsTest, SafeChecksAndHangingPiecesCountedByHand) {
+  // White's knight checks from d6 (c7 is covered by Black's rook), the queen
+  // from h5, h8 and e4 (d8 and e7 are covered by Black's king); Black's rook
+  // from a1 (e7 is covered by White's queen). The rook on a7 is attacked by
+  // the knight and defended by nothing; nothing of White's is attacked.
+  auto pos = Position::FromFen("4k3/r7/8/1N6/7Q/8/8/4K3 w - - 0 1");
+  ASSERT_TRUE(pos.ok());
+  const auto c = CountEvalTerms(*pos);
+  EXPECT_EQ(c[kSafeCheckKnight], 1);
+  EXPECT_EQ(c[kSafeCheckBishop], 0);
+  EXPECT_EQ(c[kSafeCheckRook], -1);
+  EXPECT_EQ(c[kSafeCheckQueen], 3);
+  EXPECT_EQ(c[kHangingPiece], 1);
+}
+
 TEST(EvaluateTest, MirroredPositionScoresTheSameForTheMover) {
   // PeSTO's tables are colour-symmetric, so swapping colours and flipping the
   // board must not change the score from the side to move's view.
