@@ -15,6 +15,8 @@ constexpr int kTTMoveScore = 1 << 30;
 constexpr int kGoodNoisyScore = 1 << 28;
 constexpr int kKillerScore = 1 << 27;
 constexpr int kHistoryMax = 1 << 20;
+// A score falling this much from one iteration to the next unsettles it.
+constexpr int kSettledScoreDropCp = 30;
 // A piece (of either colour) on a square: the index of continuation history.
 constexpr int kPieceSquares = 12 * 64;
 int PieceSquare(Piece piece, Square to) {
@@ -157,6 +159,12 @@ void Engine::SetTimeLimits(const Position& pos, const SearchLimits& limits) {
                     move_overhead_ms_, params_.time_moves_to_go());
   soft_limit_ms_ = budget.soft_ms;
   hard_limit_ms_ = budget.hard_ms;
+}
+
+int64_t Engine::SoftLimitMs(int settled_iterations) const {
+  if (!params_.time_settled()) return soft_limit_ms_;
+  return SettledSoftLimitMs({soft_limit_ms_, hard_limit_ms_},
+                            settled_iterations);
 }
 
 bool Engine::ShouldStop() {
@@ -692,6 +700,7 @@ SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
   const bool time_managed = soft_limit_ms_ > 0 && limits.movetime_ms <= 0;
   const int first_depth = params_.iterative_deepening() ? 1 : max_depth;
   int previous_score = 0;
+  int settled_iterations = 0;
   for (int depth = first_depth; depth <= max_depth; ++depth) {
     seldepth_ = 0;
     const int score = SearchRoot(pos, depth, previous_score);
@@ -706,6 +715,9 @@ SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
       }
       break;
     }
+    const bool settled = depth > first_depth && pv_[0][0] == result.best_move &&
+                         score > previous_score - kSettledScoreDropCp;
+    settled_iterations = settled ? settled_iterations + 1 : 0;
     previous_score = score;
     result.depth = depth;
     result.seldepth = seldepth_;
@@ -717,8 +729,8 @@ SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
     if (on_iteration) result.hashfull = tt_.Hashfull();  // sampled: not free
     if (on_iteration) on_iteration(result);
     if (limits.infinite) continue;
-    if (time_managed &&
-        (root_moves.size() == 1 || ElapsedMs() >= soft_limit_ms_))
+    if (time_managed && (root_moves.size() == 1 ||
+                         ElapsedMs() >= SoftLimitMs(settled_iterations)))
       break;
     if (IsMateScore(score) && MateInMoves(score) > 0 &&
         depth >= 2 * MateInMoves(score) + 1 && !limits.depth) {

@@ -135,6 +135,8 @@ class Engine {
                         int tried_count, int depth, int ply);
   void UpdatePv(int ply, Move m);
   void SetTimeLimits(const Position& pos, const SearchLimits& limits);
+  // No iteration starts after this, given how settled the search is.
+  int64_t SoftLimitMs(int settled_iterations) const;
   int64_t ElapsedMs() const;
 
   EngineConfig config_;
