@@ -6,6 +6,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -20,6 +22,15 @@ void CheckResults(const chess::TrainingSet& set) {
   }
 }
 
+// In the test's own scratch directory when there is one.
+std::string ScratchPath() {
+  const char* dir = std::getenv("TEST_TMPDIR");
+  if (dir == nullptr || *dir == '\0') dir = std::getenv("TMPDIR");
+  if (dir == nullptr || *dir == '\0') dir = "/tmp";
+  return std::string(dir) + "/training_data_fuzzer." +
+         std::to_string(::getpid()) + ".data";
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -31,8 +42,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     __builtin_trap();  // a sink in memory never fails
   CheckResults(set);
 
-  static const std::string path =
-      "/tmp/training_data_fuzzer." + std::to_string(::getpid()) + ".data";
+  static const std::string path = ScratchPath();
   std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
   chess::TrainingSet read;
   chess::TrainingSetSink read_sink(&read);
@@ -42,5 +52,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         return chess::AddChunk(chunk, &read_sink);
       },
       &report);
+  // Each input's file goes at once, so that no run leaves one behind.
+  std::remove(path.c_str());
   return 0;
 }
