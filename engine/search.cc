@@ -42,31 +42,28 @@ bool HasNonPawnMaterial(const Position& pos, Color c) {
   return pos.pieces(c) & ~(pos.pieces(kPawn) | pos.pieces(kKing));
 }
 
-// Moves the highest-scored remaining move to position `i` (selection sort,
-// lazily).
-void PickNext(MoveList& moves, int* scores, size_t i) {
+// Moves the highest-scored remaining move that `eligible` accepts to position
+// `i` (selection sort, lazily): false when no such move is left.
+template <typename Eligible>
+bool PickNext(MoveList& moves, int* scores, size_t i, Eligible eligible) {
   size_t best = i;
-  for (size_t j = i + 1; j < moves.size(); ++j) {
-    if (scores[j] > scores[best]) best = j;
-  }
-  std::swap(moves.begin()[i], moves.begin()[best]);
-  std::swap(scores[i], scores[best]);
-}
-
-// As PickNext among the captures and promotions only: false when none is left.
-bool PickNextNoisy(MoveList& moves, int* scores, size_t i) {
-  size_t best = moves.size();
-  for (size_t j = i; j < moves.size(); ++j) {
-    const Move m = moves[j];
-    if ((m.is_capture() || m.is_promotion()) &&
-        (best == moves.size() || scores[j] > scores[best])) {
-      best = j;
-    }
-  }
+  while (best < moves.size() && !eligible(moves[best])) ++best;
   if (best == moves.size()) return false;
+  for (size_t j = best + 1; j < moves.size(); ++j) {
+    if (scores[j] > scores[best] && eligible(moves[j])) best = j;
+  }
   std::swap(moves.begin()[i], moves.begin()[best]);
   std::swap(scores[i], scores[best]);
   return true;
+}
+
+void PickNext(MoveList& moves, int* scores, size_t i) {
+  PickNext(moves, scores, i, [](Move) { return true; });
+}
+
+bool PickNextNoisy(MoveList& moves, int* scores, size_t i) {
+  return PickNext(moves, scores, i,
+                  [](Move m) { return m.is_capture() || m.is_promotion(); });
 }
 
 // Whether a stored score with this bound settles a node searched with the
