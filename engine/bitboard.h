@@ -38,6 +38,8 @@ constexpr Bitboard Shift(Bitboard b) {
   if constexpr (kDelta == 9) return (b & ~kFileH) << 9;
   if constexpr (kDelta == -7) return (b & ~kFileH) >> 7;
   if constexpr (kDelta == -9) return (b & ~kFileA) >> 9;
+  if constexpr (kDelta == 1) return (b & ~kFileH) << 1;
+  if constexpr (kDelta == -1) return (b & ~kFileA) >> 1;
   if constexpr (kDelta == 16) return b << 16;
   if constexpr (kDelta == -16) return b >> 16;
 }

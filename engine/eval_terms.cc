@@ -52,7 +52,7 @@ Bitboard RankMask(int rank) { return kRank1 << (8 * rank); }
 // Branch-free: the shifts drop what falls off the board's edge files.
 Bitboard NeighbourFiles(int file) {
   const Bitboard own = FileMask(file);
-  return ((own << 1) & ~kFileA) | ((own >> 1) & ~kFileH);
+  return Shift<1>(own) | Shift<-1>(own);
 }
 
 // Squares strictly ahead of rank `rank` from `c`'s side; the king's shield
