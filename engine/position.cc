@@ -305,6 +305,17 @@ void Position::MakeMove(Move m) {
   checkers_ = ComputeCheckers();
 }
 
+Key Position::KeyAfter(Move m) const {
+  const Square from = m.from(), to = m.to();
+  const Piece moved = board_[from];
+  const Piece arrived =
+      m.is_promotion() ? MakePiece(side_, m.promotion_type()) : moved;
+  Key key = key_ ^ kZobrist.black_to_move ^ kZobrist.piece_square[moved][from] ^
+            kZobrist.piece_square[arrived][to];
+  if (board_[to] != kNoPiece) key ^= kZobrist.piece_square[board_[to]][to];
+  return key;
+}
+
 bool Position::GivesCheck(Move m) const {
   const Color us = side_;
   const Square from = m.from(), to = m.to();

@@ -55,6 +55,10 @@ class Position {
   // Whether a legal move checks the enemy king, without making it: as
   // MakeMove followed by InCheck, for less work.
   bool GivesCheck(Move m) const;
+  // The key after a legal move, save for castling's rook, en passant's
+  // captured pawn and changes of castling rights and of the en-passant square:
+  // enough to prefetch the table's slot before the move is made.
+  Key KeyAfter(Move m) const;
   // The piece a move captures (kNoPieceType for none), including en passant.
   PieceType CapturedType(Move m) const;
   // The Zobrist key recomputed from nothing; equals key() in a consistent

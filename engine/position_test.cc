@@ -161,6 +161,27 @@ TEST(Position, GivesCheckAgreesWithMakingTheMove) {
   EXPECT_GT(checks, 100);  // the positions hold checks to tell apart
 }
 
+TEST(Position, KeyAfterIsTheChildsKeyUnlessCastlingOrEnPassantChange) {
+  int exact = 0, moves = 0;
+  for (const Position& pos : testing::RandomPlayPositions(200, 120, 29)) {
+    for (Move m : LegalMoves(pos)) {
+      Position child = pos;
+      child.MakeMove(m);
+      ++moves;
+      const bool approximate =
+          m.flag() == kKingCastle || m.flag() == kQueenCastle ||
+          m.flag() == kEnPassant ||
+          child.castling_rights() != pos.castling_rights() ||
+          child.en_passant_square() != pos.en_passant_square();
+      if (approximate) continue;
+      ASSERT_EQ(pos.KeyAfter(m), child.key())
+          << pos.ToFen() << " " << int(m.from()) << "-" << int(m.to());
+      ++exact;
+    }
+  }
+  EXPECT_GT(exact, moves * 9 / 10);  // the exceptions are rare
+}
+
 TEST(Position, GivesCheckByCastlingEnPassantAndDiscovery) {
   struct Case {
     const char* fen;

@@ -99,6 +99,7 @@ void Engine::SetConfig(const EngineConfig& config) {
   config_ = config;
   params_ = config.search();
   evaluator_ = Evaluator(WeightsOf(config));
+  eval_cache_.Clear();
   if (resize) tt_.Resize(params_.hash_mb());
   const double divisor = params_.lmr_divisor_x100() / 100.0;
   for (int d = 0; d < 64; ++d) {
@@ -112,6 +113,7 @@ void Engine::SetConfig(const EngineConfig& config) {
 
 void Engine::NewGame() {
   tt_.Clear();
+  eval_cache_.Clear();
   std::memset(history_, 0, sizeof(history_));
   std::memset(killers_, 0, sizeof(killers_));
   std::fill(&counter_moves_[0][0], &counter_moves_[0][0] + 64 * 64,
@@ -128,12 +130,15 @@ const int* Engine::ContinuationRow(int ply, int back) const {
                         kPieceSquares];
 }
 
-int Engine::Evaluate(const Position& pos) const {
+int Engine::Evaluate(const Position& pos) {
+  if (const std::optional<int> cached = eval_cache_.Probe(pos.key()))
+    return *cached;
   int score = evaluator_.Evaluate(pos);
   if (const int noise = params_.eval_noise_cp(); noise > 0) {
     uint64_t h = Mix(pos.key() ^ Mix(params_.eval_noise_seed() + 1));
     score += int(h % uint64_t(2 * noise + 1)) - noise;
   }
+  eval_cache_.Store(pos.key(), score);
   return score;
 }
 
@@ -311,6 +316,7 @@ int Engine::Quiescence(const Position& pos, int alpha, int beta, int ply) {
   ScoreMoves(pos, moves, tt_move, ply, scores);
   for (size_t i = 0; i < moves.size(); ++i) {
     PickNext(moves, scores, i);
+    if (use_tt) tt_.Prefetch(pos.KeyAfter(moves[i]));
     // A capture that loses material cannot raise alpha. ScoreMoves has
     // already run the exchange when it orders by it: its score tells.
     if (!in_check && params_.qsearch_see_pruning() &&
@@ -320,7 +326,6 @@ int Engine::Quiescence(const Position& pos, int alpha, int beta, int ply) {
     }
     Position child = pos;
     child.MakeMove(moves[i]);
-    if (use_tt) tt_.Prefetch(child.key());
     path_moves_[ply] = moves[i];
     path_pieces_[ply] = pos.piece_on(moves[i].from());
     const int score = -Quiescence(child, -beta, -alpha, ply + 1);
@@ -357,7 +362,7 @@ SearchInfo Engine::QuiescenceSearch(const Position& pos) {
 }
 
 int Engine::PruningEval(const Position& pos,
-                        const std::optional<TTEntry>& entry, int ply) const {
+                        const std::optional<TTEntry>& entry, int ply) {
   const int eval = Evaluate(pos);
   if (!params_.tt_eval_correction() || !entry) return eval;
   const int tt_score = ScoreFromTT(entry->score, ply);
@@ -524,6 +529,7 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
     }
     const Move m = moves[i];
     if (m == excluded) continue;
+    if (use_tt) tt_.Prefetch(pos.KeyAfter(m));
     const bool quiet = !m.is_capture() && !m.is_promotion();
     // Once a move has kept us out of being mated, late and futile quiet moves
     // are not worth searching.
@@ -557,7 +563,6 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
     Position child = pos;
     child.MakeMove(m);
     const bool gives_check = child.InCheck();
-    if (use_tt) tt_.Prefetch(child.key());
     keys_[root_key_index_ + ply + 1] = child.key();
     path_moves_[ply] = m;
     path_pieces_[ply] = pos.piece_on(m.from());

@@ -16,6 +16,7 @@
 #include "absl/types/span.h"
 #include "common/stopwatch.h"
 #include "engine/engine_config.pb.h"
+#include "engine/eval_cache.h"
 #include "engine/evaluate.h"
 #include "engine/game.h"
 #include "engine/movegen.h"
@@ -90,8 +91,8 @@ class Engine {
   void ClearStop() { stop_.store(false, std::memory_order_relaxed); }
 
   // The static evaluation the search uses (noise included), from the side to
-  // move.
-  int Evaluate(const Position& pos) const;
+  // move; kept in a cache.
+  int Evaluate(const Position& pos);
 
   // A quiescence search alone (captures and promotions; evasions in check): its
   // score and principal variation, which the tuner follows to a quiet position.
@@ -105,7 +106,7 @@ class Engine {
   // The static evaluation that pruning reads: Evaluate, or the table's score
   // when its bound says the true value lies beyond it (tt_eval_correction).
   int PruningEval(const Position& pos, const std::optional<TTEntry>& entry,
-                  int ply) const;
+                  int ply);
   // A zero-window search at `beta` of `pos` at half `depth` without
   // `excluded`, for a singular extension; leaves the path's state at `ply` as
   // it found it.
@@ -142,6 +143,7 @@ class Engine {
   EngineConfig config_;
   SearchParams params_;
   Evaluator evaluator_;
+  EvalCache eval_cache_;
   TranspositionTable tt_;
   int reductions_[64][64];
   int64_t move_overhead_ms_ = 10;

@@ -200,6 +200,20 @@ TEST(SearchTest, EvalNoiseIsReproducibleForAGivenSeed) {
   EXPECT_EQ(x.nodes, y.nodes);
 }
 
+TEST(SearchTest, NewWeightsAreNotAnsweredFromTheEvaluationCache) {
+  EngineConfig config = DefaultEngineConfig();
+  Engine engine(config);
+  const Position pos = FromFen(
+      "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
+  const int before = engine.Evaluate(pos);
+  EXPECT_EQ(engine.Evaluate(pos), before);  // now from the cache
+  config.mutable_search()->set_eval_noise_cp(50);
+  config.mutable_search()->set_eval_noise_seed(7);
+  engine.SetConfig(config);
+  EXPECT_EQ(engine.Evaluate(pos), Engine(config).Evaluate(pos));
+  EXPECT_NE(engine.Evaluate(pos), before);
+}
+
 EngineConfig PlainSearch(SearchParams::Algorithm algorithm) {
   EngineConfig config = DefaultEngineConfig();
   SearchParams* s = config.mutable_search();
