@@ -54,6 +54,10 @@ constexpr Range kSearchRanges[] = {
     {"see_pruning_max_depth", 0, 64},
     {"see_quiet_margin_cp", 0, 2000},
     {"see_noisy_margin_cp", 0, 2000},
+    {"razor_max_depth", 0, 64},
+    {"razor_margin_cp", 0, 5000},
+    {"delta_margin_cp", 0, 5000},
+    {"cut_node_reduction", 0, 8},
 };
 
 }  // namespace
@@ -134,6 +138,9 @@ void DisableSelectiveSearch(SearchParams* p) {
   p->set_qsearch_tt(false);
   p->set_singular_extension(false);
   p->set_see_pruning(false);
+  p->set_razoring(false);
+  p->set_delta_pruning(false);
+  p->set_cut_node_reduction(0);
 }
 
 }  // namespace chess

@@ -15,6 +15,17 @@ constexpr int kTTMoveScore = 1 << 30;
 constexpr int kGoodNoisyScore = 1 << 28;
 constexpr int kKillerScore = 1 << 27;
 constexpr int kHistoryMax = 1 << 20;
+constexpr int kCaptureHistoryMax = 1 << 14;
+// With capture history, victim and attacker weigh this much more, so that the
+// history (a quarter of it, at most a victim's step) orders within them.
+constexpr int kCaptureOrderScale = 256;
+
+// The saturating update of every history table: moves `h` by `delta`, less
+// the more `h` already points that way, so it stays within +-max.
+void AddToHistory(int& h, int delta, int max) {
+  // In 64 bits: h * |delta| reaches 2^20 * 12800.
+  h += delta - int(int64_t(h) * std::abs(delta) / max);
+}
 // A score falling this much from one iteration to the next unsettles it.
 constexpr int kSettledScoreDropCp = 30;
 // A piece (of either colour) on a square: the index of continuation history.
@@ -36,6 +47,11 @@ uint64_t Mix(uint64_t z) {  // splitmix64 finaliser
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
   return z ^ (z >> 31);
+}
+
+int CapturedValue(const Position& pos, Move m) {
+  const PieceType victim = pos.CapturedType(m);
+  return victim == kNoPieceType ? 0 : kSeeValue[victim];
 }
 
 bool HasNonPawnMaterial(const Position& pos, Color c) {
@@ -115,6 +131,7 @@ void Engine::NewGame() {
   tt_.Clear();
   eval_cache_.Clear();
   std::memset(history_, 0, sizeof(history_));
+  std::memset(capture_history_, 0, sizeof(capture_history_));
   std::memset(killers_, 0, sizeof(killers_));
   std::fill(&counter_moves_[0][0], &counter_moves_[0][0] + 64 * 64,
             Move::None());
@@ -205,6 +222,7 @@ void Engine::ScoreMoves(const Position& pos, const MoveList& moves,
                            : Move::None();
   const int* const continuations[] = {ContinuationRow(ply, 1),
                                       ContinuationRow(ply, 2)};
+  const bool capture_history = params_.order_capture_history();
   for (size_t i = 0; i < moves.size(); ++i) {
     const Move m = moves[i];
     int score = 0;
@@ -213,12 +231,15 @@ void Engine::ScoreMoves(const Position& pos, const MoveList& moves,
     } else if (m.is_capture() || m.is_promotion()) {
       if (params_.order_mvv_lva()) {
         const PieceType victim = pos.CapturedType(m);
-        score = kGoodNoisyScore +
-                (victim == kNoPieceType
-                     ? 0
-                     : MvvLva(victim, TypeOf(pos.piece_on(m.from()))));
+        const int scale = capture_history ? kCaptureOrderScale : 1;
+        score = kGoodNoisyScore;
+        if (victim != kNoPieceType) {
+          score += scale * MvvLva(victim, TypeOf(pos.piece_on(m.from())));
+          if (capture_history) score += CaptureHistory(pos, m) / 4;
+        }
         if (m.is_promotion()) {
-          score += m.promotion_type() == kQueen ? 200 : -kGoodNoisyScore;
+          score +=
+              m.promotion_type() == kQueen ? 200 * scale : -kGoodNoisyScore;
         } else if (OrdersBySee() && !SeeAtLeast(pos, m, 0)) {
           score += kBadNoisyScore - kGoodNoisyScore;
         }
@@ -244,6 +265,21 @@ int Engine::QuietHistory(const Position& pos, Move m,
   return score;
 }
 
+const int& Engine::CaptureHistory(const Position& pos, Move m) const {
+  return capture_history_[pos.piece_on(m.from())][m.to()][pos.CapturedType(m)];
+}
+
+void Engine::UpdateCaptureStats(const Position& pos, Move best,
+                                const Move* tried, int tried_count, int depth) {
+  const int bonus = std::min(depth * depth, 400) * 4;
+  if (best.is_capture())
+    AddToHistory(CaptureHistory(pos, best), bonus, kCaptureHistoryMax);
+  for (int i = 0; i < tried_count; ++i) {
+    if (tried[i] != best)
+      AddToHistory(CaptureHistory(pos, tried[i]), -bonus, kCaptureHistoryMax);
+  }
+}
+
 void Engine::UpdateQuietStats(const Position& pos, Move best, const Move* tried,
                               int tried_count, int depth, int ply) {
   if (params_.order_killers() && killers_[ply][0] != best) {
@@ -260,10 +296,7 @@ void Engine::UpdateQuietStats(const Position& pos, Move best, const Move* tried,
   const int bonus = std::min(depth * depth, 400);
   int* continuations[] = {ContinuationRow(ply, 1), ContinuationRow(ply, 2)};
   auto update = [&](Move m, int delta) {
-    // In 64 bits: h * |delta| reaches 2^20 * 12800. Stays within +-kHistoryMax.
-    auto add = [&](int& h) {
-      h += delta - int(int64_t(h) * std::abs(delta) / kHistoryMax);
-    };
+    auto add = [&](int& h) { AddToHistory(h, delta, kHistoryMax); };
     add(history_[us][m.from()][m.to()]);
     const int reply = PieceSquare(pos.piece_on(m.from()), m.to());
     for (int* row : continuations)
@@ -296,13 +329,13 @@ int Engine::Quiescence(const Position& pos, int alpha, int beta, int ply) {
   Move best_move;
 
   const bool in_check = pos.InCheck();
-  int best = -kInfinity;
+  int best = -kInfinity, stand_pat = -kInfinity;
   MoveList moves;
   if (in_check) {
     GenerateLegal<GenMode::kAll>(pos, moves);
     if (moves.empty()) return -kMateScore + ply;
   } else {
-    best = Evaluate(pos);
+    best = stand_pat = Evaluate(pos);
     if (best >= beta) {
       if (store)
         tt_.Store(pos.key(), Move::None(), ScoreToTT(best, ply), 0,
@@ -322,6 +355,12 @@ int Engine::Quiescence(const Position& pos, int alpha, int beta, int ply) {
     if (!in_check && params_.qsearch_see_pruning() &&
         !moves[i].is_promotion() &&
         (OrdersBySee() ? scores[i] < 0 : !SeeAtLeast(pos, moves[i], 0))) {
+      continue;
+    }
+    // Nor can one that leaves us below alpha even after winning its piece.
+    if (!in_check && params_.delta_pruning() && !moves[i].is_promotion() &&
+        stand_pat + CapturedValue(pos, moves[i]) + params_.delta_margin_cp() <=
+            alpha) {
       continue;
     }
     Position child = pos;
@@ -374,11 +413,11 @@ int Engine::PruningEval(const Position& pos,
 }
 
 int Engine::SearchExcluding(const Position& pos, Move excluded, int beta,
-                            int depth, int ply) {
+                            int depth, int ply, bool cut_node) {
   const int saved_eval = static_evals_[ply];
   excluded_[ply] = excluded;
-  const int score =
-      AlphaBeta(pos, beta - 1, beta, (depth - 1) / 2, ply, false, false);
+  const int score = AlphaBeta(pos, beta - 1, beta, (depth - 1) / 2, ply, false,
+                              cut_node, false);
   excluded_[ply] = Move::None();
   static_evals_[ply] = saved_eval;
   pv_length_[ply] = ply;
@@ -418,7 +457,7 @@ int Engine::Minimax(const Position& pos, int depth, int ply) {
 }
 
 int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
-                      int ply, bool pv_node, bool allow_null) {
+                      int ply, bool pv_node, bool cut_node, bool allow_null) {
   pv_length_[ply] = ply;
   if (ply > 0 && IsDraw(pos, ply)) {
     ++nodes_;
@@ -462,6 +501,13 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
       static_eval - params_.rfp_margin_cp() * (depth - less_pruning) >= beta) {
     return static_eval;
   }
+  if (params_.razoring() && prunable && depth <= params_.razor_max_depth() &&
+      std::abs(alpha) < kMateBound &&
+      static_eval + params_.razor_margin_cp() * depth <= alpha) {
+    const int score = Quiescence(pos, alpha, alpha + 1, ply);
+    if (stop_.load(std::memory_order_relaxed)) return 0;
+    if (score <= alpha) return score;
+  }
   if (params_.null_move() && allow_null && prunable &&
       depth >= params_.null_move_min_depth() && HasNonPawnMaterial(pos, us) &&
       beta > -kMateBound && static_eval >= beta) {
@@ -474,7 +520,7 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
     keys_[root_key_index_ + ply + 1] = child.key();
     path_moves_[ply] = Move::None();
     const int score = -AlphaBeta(child, -beta, -beta + 1, depth - 1 - reduction,
-                                 ply + 1, false, false);
+                                 ply + 1, false, !cut_node, false);
     if (stop_.load(std::memory_order_relaxed)) return 0;
     if (score >= beta) return score >= kMateBound ? beta : score;
   }
@@ -515,8 +561,8 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
   const int original_alpha = alpha;
   int best = -kInfinity;
   Move best_move;
-  Move quiets_tried[256];
-  int quiet_count = 0;
+  Move quiets_tried[256], captures_tried[256];
+  int quiet_count = 0, capture_count = 0;
   int searched = 0;
   // Set once late-move pruning skips a quiet move: it then skips every later
   // one, so only the captures and promotions left need ordering.
@@ -549,7 +595,8 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
     int extension = 0;
     if (try_singular && m == tt_move) {
       const int singular_beta = tt_score - params_.singular_margin_cp() * depth;
-      const int score = SearchExcluding(pos, m, singular_beta, depth, ply);
+      const int score =
+          SearchExcluding(pos, m, singular_beta, depth, ply, cut_node);
       if (stop_.load(std::memory_order_relaxed)) return 0;
       if (score < singular_beta) {
         extension = 1;
@@ -572,8 +619,8 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
     int score;
     ++searched;
     if (searched == 1) {
-      score =
-          -AlphaBeta(child, -beta, -alpha, new_depth, ply + 1, pv_node, true);
+      score = -AlphaBeta(child, -beta, -alpha, new_depth, ply + 1, pv_node,
+                         !pv_node && !cut_node, true);
     } else {
       int reduction = 0;
       if (params_.late_move_reductions() && quiet && !in_check &&
@@ -581,28 +628,29 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
           int(i) + 1 >= params_.lmr_min_move_number() &&
           m != killers_[ply][0] && m != killers_[ply][1]) {
         reduction = reductions_[std::min(depth, 63)][std::min<int>(i + 1, 63)] +
-                    more_pruning;
+                    more_pruning +
+                    (cut_node ? params_.cut_node_reduction() : 0);
         if (history_divisor > 0)
           reduction -= QuietHistory(pos, m, continuations) / history_divisor;
         reduction = std::max(0, std::min(reduction - pv_node, new_depth - 1));
       }
       if (pvs) {
         score = -AlphaBeta(child, -alpha - 1, -alpha, new_depth - reduction,
-                           ply + 1, false, true);
+                           ply + 1, false, true, true);
         if (score > alpha && reduction > 0) {
           score = -AlphaBeta(child, -alpha - 1, -alpha, new_depth, ply + 1,
-                             false, true);
+                             false, !cut_node, true);
         }
         if (score > alpha && score < beta) {
-          score =
-              -AlphaBeta(child, -beta, -alpha, new_depth, ply + 1, true, true);
+          score = -AlphaBeta(child, -beta, -alpha, new_depth, ply + 1, true,
+                             false, true);
         }
       } else {
         score = -AlphaBeta(child, -beta, -alpha, new_depth - reduction, ply + 1,
-                           pv_node, true);
+                           pv_node, false, true);
         if (score > alpha && reduction > 0) {
           score = -AlphaBeta(child, -beta, -alpha, new_depth, ply + 1, pv_node,
-                             true);
+                             false, true);
         }
       }
     }
@@ -617,11 +665,17 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
         if (score >= beta) {
           if (quiet)
             UpdateQuietStats(pos, m, quiets_tried, quiet_count, depth, ply);
+          if (params_.order_capture_history())
+            UpdateCaptureStats(pos, m, captures_tried, capture_count, depth);
           break;
         }
       }
     }
-    if (quiet) quiets_tried[quiet_count++] = m;
+    if (quiet) {
+      quiets_tried[quiet_count++] = m;
+    } else if (m.is_capture()) {
+      captures_tried[capture_count++] = m;
+    }
   }
   // Only the excluded move was legal: the search without it fails low.
   if (searched == 0) return alpha;
@@ -638,13 +692,13 @@ int Engine::SearchRoot(const Position& pos, int depth, int previous_score) {
     return Minimax(pos, depth, 0);
   if (!params_.aspiration_windows() || depth < params_.aspiration_min_depth() ||
       IsMateScore(previous_score)) {
-    return AlphaBeta(pos, -kInfinity, kInfinity, depth, 0, true, false);
+    return AlphaBeta(pos, -kInfinity, kInfinity, depth, 0, true, false, false);
   }
   int delta = params_.aspiration_window_cp();
   int alpha = std::max(previous_score - delta, -kInfinity);
   int beta = std::min(previous_score + delta, kInfinity);
   while (true) {
-    const int score = AlphaBeta(pos, alpha, beta, depth, 0, true, false);
+    const int score = AlphaBeta(pos, alpha, beta, depth, 0, true, false, false);
     if (stop_.load(std::memory_order_relaxed)) return score;
     if (score <= alpha) {
       alpha = std::max(score - delta, -kInfinity);
@@ -685,6 +739,9 @@ SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
   for (auto& side : history_)
     for (auto& from : side)
       for (int& h : from) h /= 2;
+  for (auto& piece : capture_history_)
+    for (auto& to : piece)
+      for (int& h : to) h /= 2;
 
   const MoveList root_moves = LegalMoves(pos);
   SearchInfo result;

@@ -99,8 +99,9 @@ class Engine {
   SearchInfo QuiescenceSearch(const Position& pos);
 
  private:
+  // `cut_node`: a zero-window node whose parent expects it to fail high.
   int AlphaBeta(const Position& pos, int alpha, int beta, int depth, int ply,
-                bool pv_node, bool allow_null);
+                bool pv_node, bool cut_node, bool allow_null);
   int Minimax(const Position& pos, int depth, int ply);
   int Quiescence(const Position& pos, int alpha, int beta, int ply);
   // The static evaluation that pruning reads: Evaluate, or the table's score
@@ -111,7 +112,7 @@ class Engine {
   // `excluded`, for a singular extension; leaves the path's state at `ply` as
   // it found it.
   int SearchExcluding(const Position& pos, Move excluded, int beta, int depth,
-                      int ply);
+                      int ply, bool cut_node);
   int SearchRoot(const Position& pos, int depth, int previous_score);
   void ScoreMoves(const Position& pos, const MoveList& moves, Move tt_move,
                   int ply, int* scores) const;
@@ -134,6 +135,14 @@ class Engine {
                    const int* const (&rows)[2]) const;
   void UpdateQuietStats(const Position& pos, Move best, const Move* tried,
                         int tried_count, int depth, int ply);
+  // After a cut-off by `best` (a capture or not), rewards it if it captured
+  // and punishes the captures `tried` before it.
+  void UpdateCaptureStats(const Position& pos, Move best, const Move* tried,
+                          int tried_count, int depth);
+  const int& CaptureHistory(const Position& pos, Move m) const;
+  int& CaptureHistory(const Position& pos, Move m) {
+    return const_cast<int&>(std::as_const(*this).CaptureHistory(pos, m));
+  }
   void UpdatePv(int ply, Move m);
   void SetTimeLimits(const Position& pos, const SearchLimits& limits);
   // No iteration starts after this, given how settled the search is.
@@ -163,6 +172,8 @@ class Engine {
   size_t root_key_index_ = 0;
   Move killers_[kMaxPly + 2][2];
   int history_[2][64][64];
+  // Capture history: per moving piece, target square and captured type.
+  int capture_history_[16][64][6];
   // The quiet move that last refuted a move from..to (counter_moves_).
   Move counter_moves_[64][64];
   // The move played from ply i to ply i + 1 on the current path (None: a

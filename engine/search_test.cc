@@ -74,6 +74,10 @@ EngineConfig EverySearchSwitch() {
   s->set_singular_min_depth(4);  // so that the short searches here try it
   s->set_see_pruning(true);
   s->set_partial_iteration(true);
+  s->set_razoring(true);
+  s->set_delta_pruning(true);
+  s->set_cut_node_reduction(2);
+  s->set_order_capture_history(true);
   return config;
 }
 

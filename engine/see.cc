@@ -3,11 +3,7 @@
 #include "engine/bitboard.h"
 
 namespace chess {
-namespace {
-
-constexpr int kSeeValue[6] = {100, 300, 300, 500, 900, 20000};
-
-}  // namespace
+namespace {}  // namespace
 
 bool SeeAtLeast(const Position& pos, Move m, int threshold) {
   const Square from = m.from(), to = m.to();

@@ -8,6 +8,9 @@
 
 namespace chess {
 
+// The classical piece values the exchanges count, by PieceType.
+inline constexpr int kSeeValue[6] = {100, 300, 300, 500, 900, 20000};
+
 // Whether `m` wins at least `threshold` centipawns of exchanged material (by
 // the classical values 100/300/300/500/900). Pins and checks are ignored.
 bool SeeAtLeast(const Position& pos, Move m, int threshold);
