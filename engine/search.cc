@@ -49,11 +49,6 @@ uint64_t Mix(uint64_t z) {  // splitmix64 finaliser
   return z ^ (z >> 31);
 }
 
-int CapturedValue(const Position& pos, Move m) {
-  const PieceType victim = pos.CapturedType(m);
-  return victim == kNoPieceType ? 0 : kSeeValue[victim];
-}
-
 bool HasNonPawnMaterial(const Position& pos, Color c) {
   return pos.pieces(c) & ~(pos.pieces(kPawn) | pos.pieces(kKing));
 }
@@ -359,7 +354,8 @@ int Engine::Quiescence(const Position& pos, int alpha, int beta, int ply) {
     }
     // Nor can one that leaves us below alpha even after winning its piece.
     if (!in_check && params_.delta_pruning() && !moves[i].is_promotion() &&
-        stand_pat + CapturedValue(pos, moves[i]) + params_.delta_margin_cp() <=
+        stand_pat + SeeValue(pos.CapturedType(moves[i])) +
+                params_.delta_margin_cp() <=
             alpha) {
       continue;
     }

@@ -3,7 +3,6 @@
 #include "engine/bitboard.h"
 
 namespace chess {
-namespace {}  // namespace
 
 bool SeeAtLeast(const Position& pos, Move m, int threshold) {
   const Square from = m.from(), to = m.to();
@@ -13,7 +12,7 @@ bool SeeAtLeast(const Position& pos, Move m, int threshold) {
       (captured != kNoPieceType && pos.piece_on(to) == kNoPiece)) {
     return threshold <= 0;
   }
-  int swap = (captured == kNoPieceType ? 0 : kSeeValue[captured]) - threshold;
+  int swap = SeeValue(captured) - threshold;
   if (swap < 0) return false;  // even the capture alone falls short
   swap = kSeeValue[TypeOf(pos.piece_on(from))] - swap;
   if (swap <= 0) return true;  // losing the capturer still meets it
