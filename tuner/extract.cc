@@ -50,6 +50,16 @@ absl::Status ExtractFromLog(const std::string& log_path,
       Drop(out, "game_without_meaningful_result", g.moves_size());
       continue;
     }
+    int player_sign = 0;
+    if (!options.player.empty()) {
+      player_sign = g.white() == options.player   ? 1
+                    : g.black() == options.player ? -1
+                                                  : 0;
+      if (player_sign == 0) {
+        Drop(out, "player_not_in_game", g.moves_size());
+        continue;
+      }
+    }
     Drop(out, "book_ply", g.opening_moves_size());
     absl::StatusOr<Position> start = Position::FromFen(g.opening_fen());
     if (!start.ok())
@@ -87,6 +97,7 @@ absl::Status ExtractFromLog(const std::string& log_path,
       TrainingPosition tp;
       tp.set_fen(quiet.ToFen());
       tp.set_result(WhiteResult(g.result()));
+      if (player_sign != 0) tp.set_player_sign(player_sign);
       if (m.has_score_cp()) {
         tp.set_score_cp(before.side_to_move() == kWhite ? m.score_cp()
                                                         : -m.score_cp());

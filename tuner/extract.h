@@ -19,6 +19,9 @@ struct ExtractOptions {
   int max_per_game = 0;  // 0: every position
   uint64_t seed = 1;     // for sampling when max_per_game > 0
   EngineConfig qsearch_config;  // whose quiescence search resolves positions
+  // When set, each position records which colour this player had
+  // (TrainingPosition.player_sign), and games it did not play are dropped.
+  std::string player;
 };
 
 // Adds the positions of every finished game of the log to `out`, and counts

@@ -12,6 +12,7 @@
 #include "gtest/gtest.h"
 #include "tuner/loop.h"
 #include "tuner/selfplay.h"
+#include "tuner/tune.h"
 
 namespace chess {
 namespace {
@@ -35,7 +36,8 @@ TEST(ExtractTest, FromAnArenaLog) {
   ExtractOptions options;
   options.qsearch_config = DefaultEngineConfig();
   ASSERT_TRUE(ExtractFromLog(r.output_dir + "/games.log", options, &sink).ok());
-  EXPECT_THAT(set.sources(), ::testing::ElementsAre(r.output_dir + "/games.log"));
+  EXPECT_THAT(set.sources(),
+              ::testing::ElementsAre(r.output_dir + "/games.log"));
   EXPECT_GT(set.positions_size(), 100);
   for (const TrainingPosition& p : set.positions()) {
     auto pos = Position::FromFen(p.fen());
@@ -77,8 +79,63 @@ TEST(ExtractTest, FromAnArenaLog) {
                   "[^ ]+ [wb] [-KQkq]+ [-a-h1-8]+ hmvc [0-9]+; fmvn [0-9]+;"
                   "( ce -?[0-9]+;)? c9 \"(1-0|0-1|1/2-1/2)\";"));
   const std::string fen = FormatTextDataset(set, DatasetFormat::kFen);
-  EXPECT_THAT(fen.substr(0, fen.find('\n')),
-              ::testing::MatchesRegex(".* [0-9]+ [0-9]+ \\[(1|0|0\\.5)\\.?0?\\]"));
+  EXPECT_THAT(
+      fen.substr(0, fen.find('\n')),
+      ::testing::MatchesRegex(".* [0-9]+ [0-9]+ \\[(1|0|0\\.5)\\.?0?\\]"));
+}
+
+TEST(ExtractTest, RecordsTheNamedPlayersColour) {
+  absl::StatusOr<std::vector<Opening>> book =
+      LoadBook("configs/openings/balanced.epd", BookFormat::kEpd, 0);
+  ASSERT_TRUE(book.ok());
+  MatchRequest r;
+  r.first = r.second = DefaultEngineConfig();
+  r.first_name = "ours";
+  r.second_name = "theirs";
+  r.openings = &*book;
+  r.games = 4;
+  r.nodes = 300;
+  r.output_dir = ::testing::TempDir() + "extract-player";
+  ASSERT_TRUE(PlayMatch(r).ok());
+
+  ExtractOptions options;
+  options.qsearch_config = DefaultEngineConfig();
+  options.player = "ours";
+  TrainingSet set;
+  TrainingSetSink sink(&set);
+  ASSERT_TRUE(ExtractFromLog(r.output_dir + "/games.log", options, &sink).ok());
+  ASSERT_GT(set.positions_size(), 0);
+  int white = 0, black = 0;
+  for (const TrainingPosition& p : set.positions()) {
+    ASSERT_TRUE(p.has_player_sign());
+    (p.player_sign() == 1 ? white : black) += 1;
+    EXPECT_TRUE(p.player_sign() == 1 || p.player_sign() == -1);
+  }
+  EXPECT_GT(white, 0);
+  EXPECT_GT(black, 0);
+
+  // Texel fits the player's offset from such a set, and refuses a colour that
+  // is neither.
+  TexelSettings settings;
+  settings.set_epochs(2);
+  settings.set_k(1.0);
+  absl::StatusOr<TunedConfig> tuned =
+      TuneEvaluation(set, DefaultEngineConfig(), settings, nullptr);
+  ASSERT_TRUE(tuned.ok()) << tuned.status();
+  EXPECT_TRUE(tuned->texel.player_offset.has_value());
+  set.mutable_positions(0)->set_player_sign(2);
+  tuned = TuneEvaluation(set, DefaultEngineConfig(), settings, nullptr);
+  EXPECT_THAT(tuned.status().message(),
+              HasSubstr("training position 0: player_sign 2"));
+
+  // A player that is in none of the games: every game is dropped.
+  options.player = "nobody";
+  TrainingSet none;
+  TrainingSetSink none_sink(&none);
+  ASSERT_TRUE(
+      ExtractFromLog(r.output_dir + "/games.log", options, &none_sink).ok());
+  EXPECT_EQ(none.positions_size(), 0);
+  EXPECT_GT(none.dropped().at("player_not_in_game"), 0);
 }
 
 }  // namespace

@@ -15,6 +15,10 @@ double Sigmoid(double k, double q) {
   return 1.0 / (1.0 + std::exp(-k * kLn10Over400 * q));
 }
 
+double PlayerOffset(const Weights& w) {
+  return w.size() > kPlayerOffset ? w[kPlayerOffset] : 0;
+}
+
 }  // namespace
 
 void CoefficientSet::BlendTargets(double result_weight, double k) {
@@ -29,7 +33,9 @@ void CoefficientSet::BlendTargets(double result_weight, double k) {
 
 void CoefficientSet::Add(const Position& pos, float result,
                          const std::array<int, 6>& phase_weight,
-                         std::optional<int> score_cp) {
+                         std::optional<int> score_cp, int player_sign) {
+  player_sign_.push_back(int8_t(player_sign));
+  has_player_ = has_player_ || player_sign != 0;
   score_.push_back(score_cp ? float(*score_cp) : std::nanf(""));
   for (const FeatureCount& fc : CountFeatures(pos)) {
     entries_.push_back({uint16_t(fc.feature), int16_t(fc.count)});
@@ -42,6 +48,7 @@ void CoefficientSet::Add(const Position& pos, float result,
 CoefficientSet CoefficientSet::Permuted(
     const std::vector<size_t>& order) const {
   CoefficientSet out;
+  out.has_player_ = has_player_;
   out.entries_.reserve(entries_.size());
   for (size_t i : order) {
     out.entries_.insert(out.entries_.end(), begin(i), end(i));
@@ -49,6 +56,7 @@ CoefficientSet CoefficientSet::Permuted(
     out.mg_share_.push_back(mg_share_[i]);
     out.result_.push_back(result_[i]);
     out.score_.push_back(score_[i]);
+    out.player_sign_.push_back(player_sign_[i]);
     if (!target_.empty()) out.target_.push_back(target_[i]);
   }
   return out;
@@ -82,7 +90,7 @@ double LinearEval(const CoefficientSet& set, size_t i, const Weights& w) {
     eg += c->count * weg[c->feature];
   }
   const double share = set.mg_share(i);
-  return mg * share + eg * (1 - share);
+  return mg * share + eg * (1 - share) + PlayerOffset(w) * set.player_sign(i);
 }
 
 double Loss(const CoefficientSet& set, const Weights& w, double k, int threads,
@@ -102,6 +110,8 @@ double Loss(const CoefficientSet& set, const Weights& w, double k, int threads,
     double* g_eg = gradient ? partial_grad[t].data() + kNumFeatures : nullptr;
     const double* wmg = w.data();
     const double* weg = w.data() + kNumFeatures;
+    const double offset = PlayerOffset(w);
+    const bool fit_offset = gradient && w.size() > kPlayerOffset;
     for (size_t i = begin; i < end; ++i) {
       const Coefficient* b = set.begin(i);
       const Coefficient* e = set.end(i);
@@ -111,7 +121,9 @@ double Loss(const CoefficientSet& set, const Weights& w, double k, int threads,
         eg += c->count * weg[c->feature];
       }
       const double share = set.mg_share(i);
-      const double s = Sigmoid(k, mg * share + eg * (1 - share));
+      const int sign = set.player_sign(i);
+      const double s =
+          Sigmoid(k, mg * share + eg * (1 - share) + offset * sign);
       const double error = set.result(i) - s;
       loss += error * error;
       if (gradient) {
@@ -122,6 +134,7 @@ double Loss(const CoefficientSet& set, const Weights& w, double k, int threads,
           g_mg[c->feature] += d_mg * c->count;
           g_eg[c->feature] += d_eg * c->count;
         }
+        if (fit_offset) partial_grad[t][kPlayerOffset] += d * sign;
       }
     }
     partial_loss[t] = loss;
@@ -186,14 +199,21 @@ TexelResult TuneTexel(CoefficientSet& set, const Weights& start,
                       const std::function<void(int, double)>& on_epoch) {
   TexelResult r;
   r.weights = start;
+  std::vector<bool> mask = TunableMask(s);
+  // The player's offset starts at 0 (the start's loss is the evaluation's
+  // alone) and is always tuned.
+  if (set.has_player()) {
+    r.weights.resize(kPlayerOffset + 1, 0);
+    mask.push_back(true);
+  }
+  const Weights initial = r.weights;
   const int threads = std::max(1, s.threads());
-  r.k = s.k() > 0 ? s.k() : FitK(set, start, threads, &r.k_fit);
+  r.k = s.k() > 0 ? s.k() : FitK(set, initial, threads, &r.k_fit);
   set.BlendTargets(s.result_weight(), r.k);
-  r.start_loss = Loss(set, start, r.k, threads);
-  const std::vector<bool> mask = TunableMask(s);
+  r.start_loss = Loss(set, initial, r.k, threads);
   // Adam, with steps in centipawns.
   const double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;
-  Weights m(start.size(), 0), v(start.size(), 0), g;
+  Weights m(initial.size(), 0), v(initial.size(), 0), g;
   const size_t batch = s.batch_size() > 0 ? size_t(s.batch_size()) : set.size();
   int step = 0;
   for (int epoch = 1; epoch <= s.epochs(); ++epoch) {
@@ -207,7 +227,9 @@ TexelResult TuneTexel(CoefficientSet& set, const Weights& start,
                    c2 = 1 - std::pow(beta2, step);
       for (size_t j = 0; j < r.weights.size(); ++j) {
         if (!mask[j]) continue;
-        g[j] += 2 * s.l2() * (r.weights[j] - start[j]);
+        // The offset is the player's strength, not a weight to keep small.
+        if (j != kPlayerOffset)
+          g[j] += 2 * s.l2() * (r.weights[j] - initial[j]);
         m[j] = beta1 * m[j] + (1 - beta1) * g[j];
         v[j] = beta2 * v[j] + (1 - beta2) * g[j] * g[j];
         r.weights[j] -=
@@ -219,6 +241,10 @@ TexelResult TuneTexel(CoefficientSet& set, const Weights& start,
     if (on_epoch) on_epoch(epoch, r.epoch_loss.back());
   }
   r.final_loss = Loss(set, r.weights, r.k, threads);
+  if (set.has_player()) {
+    r.player_offset = r.weights[kPlayerOffset];
+    r.weights.resize(kPlayerOffset);
+  }
   return r;
 }
 

@@ -25,10 +25,11 @@ struct Coefficient {
 class CoefficientSet {
  public:
   // `score_cp`: a search score from White's side to blend into the target, if
-  // any.
+  // any. `player_sign`: +1 or -1 when a known player had White or Black
+  // (TrainingPosition.player_sign), else 0.
   void Add(const Position& pos, float result,
            const std::array<int, 6>& phase_weight,
-           std::optional<int> score_cp = std::nullopt);
+           std::optional<int> score_cp = std::nullopt, int player_sign = 0);
   // Targets become w * result + (1 - w) * sigma(k * score) where a score is
   // known.
   void BlendTargets(double result_weight, double k);
@@ -46,6 +47,10 @@ class CoefficientSet {
   float result(size_t i) const {
     return target_.empty() ? result_[i] : target_[i];
   }
+  int player_sign(size_t i) const { return player_sign_[i]; }
+  // Whether any position knows its player's colour: Texel then fits the
+  // player's offset.
+  bool has_player() const { return has_player_; }
 
  private:
   std::vector<uint32_t> offsets_{0};
@@ -54,15 +59,22 @@ class CoefficientSet {
   std::vector<float> result_;
   std::vector<float> score_;  // NaN: none
   std::vector<float> target_;
+  std::vector<int8_t> player_sign_;
+  bool has_player_ = false;
 };
 
-// weights[phase * kNumFeatures + feature], real-valued while tuning.
+// weights[phase * kNumFeatures + feature], real-valued while tuning. One more
+// entry, at kPlayerOffset, when the set knows a player's colour: that
+// player's edge in centipawns, added from its side to every position of its
+// games. It is not part of the evaluation.
 using Weights = std::vector<double>;
+inline constexpr size_t kPlayerOffset = 2 * kNumFeatures;
 Weights ToWeights(const EvalWeights& w);
 EvalWeights ToEvalWeights(const Weights& w,
                           const std::array<int, 6>& phase_weight);
 
-// The White-view evaluation of position i, linear in the weights.
+// The White-view evaluation of position i, linear in the weights (with the
+// player's offset, if `w` has one).
 double LinearEval(const CoefficientSet& set, size_t i, const Weights& w);
 
 // Mean squared error of sigma(K q) against the results; with `gradient` (same
@@ -84,7 +96,10 @@ struct TexelResult {
   double start_loss = 0;
   double final_loss = 0;
   std::vector<double> epoch_loss;  // mean loss of each epoch
-  std::vector<std::pair<double, double>> k_fit;  // (K, loss) tried; empty: K given
+  std::vector<std::pair<double, double>>
+      k_fit;  // (K, loss) tried; empty: K given
+  // The player's fitted edge in centipawns, when the set knows its colour.
+  std::optional<double> player_offset;
 };
 
 // Fits K on the results (unless given), blends the targets (see result_weight),

@@ -101,6 +101,84 @@ TEST(TexelTest, TargetsBlendResultAndScore) {
   EXPECT_FLOAT_EQ(set.result(1), 0.0f);   // no score: the result alone
 }
 
+// A player that wins 80 % of its games whatever the position, and mostly
+// moves first when it has White: the side to move (the tempo feature) says who
+// plays, not who wins. Tuning from the results alone credits the tempo; with
+// the player's colour known, its offset takes the edge and the tempo stays 0.
+CoefficientSet PlayerWinsEightyPercent(bool record_player) {
+  Position white_to_move = Position::Start();
+  absl::StatusOr<Position> black_to_move = Position::FromFen(
+      "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1");
+  EXPECT_TRUE(black_to_move.ok());
+  const std::array<int, 6> phase = Load("pesto").phase_weight;
+  CoefficientSet set;
+  auto add = [&](const Position& pos, int player_sign, int copies) {
+    const float white_result = player_sign > 0 ? 0.8f : 0.2f;
+    for (int i = 0; i < copies; ++i)
+      set.Add(pos, white_result, phase, std::nullopt,
+              record_player ? player_sign : 0);
+  };
+  for (int repeat = 0; repeat < 50; ++repeat) {
+    add(white_to_move, +1, 3);
+    add(white_to_move, -1, 1);
+    add(*black_to_move, +1, 1);
+    add(*black_to_move, -1, 3);
+  }
+  return set;
+}
+
+TEST(TexelTest, PlayerOffsetTakesThePlayersEdgeAwayFromTheEvaluation) {
+  TexelSettings settings;
+  settings.set_epochs(600);
+  settings.set_learning_rate(2.0);
+  settings.set_k(1.0);
+  settings.set_threads(1);
+  settings.set_l2(0);
+  settings.add_blocks("tempo");
+  const Weights start = ToWeights(Load("pesto"));
+  ASSERT_EQ(start[kTempoFeature], 0);
+
+  CoefficientSet blind = PlayerWinsEightyPercent(false);
+  EXPECT_FALSE(blind.has_player());
+  const TexelResult fooled = TuneTexel(blind, start, settings);
+  EXPECT_FALSE(fooled.player_offset.has_value());
+  // White to move scores 65 %: about 108 cp of tempo.
+  EXPECT_GT(fooled.weights[kTempoFeature], 80);
+
+  CoefficientSet known = PlayerWinsEightyPercent(true);
+  EXPECT_TRUE(known.has_player());
+  const TexelResult r = TuneTexel(known, start, settings);
+  ASSERT_TRUE(r.player_offset.has_value());
+  EXPECT_NEAR(*r.player_offset, 400 * std::log10(4.0), 3);  // 80 %: 241 cp
+  EXPECT_NEAR(r.weights[kTempoFeature], 0, 3);
+  EXPECT_EQ(r.weights.size(), start.size()) << "the offset is not a weight";
+  EXPECT_LT(r.final_loss, fooled.final_loss);
+
+  // The L2 pull keeps the weights near their start, not the player's offset.
+  settings.set_l2(1e-3);
+  const TexelResult pulled = TuneTexel(known, start, settings);
+  EXPECT_NEAR(*pulled.player_offset, 400 * std::log10(4.0), 3);
+}
+
+TEST(TexelTest, PlayerOffsetGradientEqualsFiniteDifferences) {
+  CoefficientSet set = PlayerWinsEightyPercent(true);
+  Weights w = ToWeights(Load("pesto"));
+  w.push_back(57);  // the player's offset
+  Weights gradient;
+  Loss(set, w, 1.1, 2, &gradient);
+  ASSERT_EQ(gradient.size(), w.size());
+  const double h = 0.01;
+  Weights up = w, down = w;
+  up[kPlayerOffset] += h;
+  down[kPlayerOffset] -= h;
+  const double numeric =
+      (Loss(set, up, 1.1, 1) - Loss(set, down, 1.1, 1)) / (2 * h);
+  EXPECT_NEAR(gradient[kPlayerOffset], numeric,
+              1e-6 + 1e-3 * std::abs(numeric));
+  EXPECT_NEAR(LinearEval(set, 0, w), 57, 1e-9)
+      << "start position, player White";
+}
+
 TEST(TexelTest, TuningRecoversKnownWeights) {
   // Under a sanitizer, a short run of the same code: it must only go downhill.
   const bool short_run = UnderSanitizer();

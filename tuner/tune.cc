@@ -41,9 +41,15 @@ absl::StatusOr<TunedConfig> TuneEvaluation(const PositionSource& positions,
       return absl::DataLossError(absl::StrCat(
           "training position ", in_order.size(), ": ", pos.status().message()));
     }
+    if (tp.player_sign() < -1 || tp.player_sign() > 1) {
+      return absl::DataLossError(
+          absl::StrCat("training position ", in_order.size(), ": player_sign ",
+                       tp.player_sign(), " (must be -1, 0 or 1)"));
+    }
     in_order.Add(
         *pos, tp.result(), weights->phase_weight,
-        tp.has_score_cp() ? std::optional<int>(tp.score_cp()) : std::nullopt);
+        tp.has_score_cp() ? std::optional<int>(tp.score_cp()) : std::nullopt,
+        tp.player_sign());
     return absl::OkStatus();
   });
   if (!read.ok()) return read;

@@ -58,6 +58,10 @@ ABSL_FLAG(bool, append, false,
           "instead of replacing it");
 ABSL_FLAG(int, skip_plies, 0, "extract: plies skipped after the book");
 ABSL_FLAG(int, max_per_game, 0, "extract: positions kept per game (0: all)");
+ABSL_FLAG(std::string, player, "",
+          "extract: record which colour this player (by its name in the log) "
+          "had, so that texel fits its strength edge apart from the "
+          "evaluation; games it did not play are dropped");
 ABSL_FLAG(std::string, qsearch_config, "",
           "extract: config whose quiescence resolves positions");
 ABSL_FLAG(std::string, data, "",
@@ -125,6 +129,7 @@ int Extract(const std::vector<char*>& inputs) {
   options.skip_plies = absl::GetFlag(FLAGS_skip_plies);
   options.max_per_game = absl::GetFlag(FLAGS_max_per_game);
   options.seed = absl::GetFlag(FLAGS_seed);
+  options.player = absl::GetFlag(FLAGS_player);
   options.qsearch_config = chess::DefaultEngineConfig();
   if (const std::string q = absl::GetFlag(FLAGS_qsearch_config); !q.empty()) {
     auto config = chess::LoadEngineConfig(chess::CommandLinePath(q));
@@ -235,6 +240,12 @@ int Texel() {
       "positions %d  K %.4f  loss %.6f -> %.6f  (%.1f s)\n", tuned->positions,
       tuned->texel.k, tuned->texel.start_loss, tuned->texel.final_loss,
       seconds);
+  if (tuned->texel.player_offset) {
+    std::cout << absl::StrFormat(
+        "player offset %+.1f cp (the extracted player's edge, from its side; "
+        "not part of the evaluation)\n",
+        *tuned->texel.player_offset);
+  }
   std::cout << chess::DescribeChanges(start->eval(), tuned->config.eval());
   if (const std::string record =
           chess::CommandLinePath(absl::GetFlag(FLAGS_record));
@@ -249,6 +260,8 @@ int Texel() {
     run.set_start_loss(tuned->texel.start_loss);
     run.set_final_loss(tuned->texel.final_loss);
     run.set_seconds(seconds);
+    if (tuned->texel.player_offset)
+      run.set_player_offset(*tuned->texel.player_offset);
     for (double loss : tuned->texel.epoch_loss) run.add_epoch_loss(loss);
     for (const auto& [k, loss] : tuned->texel.k_fit) {
       chess::KFitPoint* point = run.add_k_fit();
@@ -346,7 +359,7 @@ const std::vector<chess::Subcommand>& Subcommands() {
   static const auto* subcommands = new std::vector<chess::Subcommand>{
       {"extract",
        "--out=DATA INPUT...",
-       {"out", "format", "append", "skip_plies", "max_per_game",
+       {"out", "format", "append", "skip_plies", "max_per_game", "player",
         "qsearch_config", "seed"}},
       {"texel",
        "--data=DATA[,DATA] --start=CONFIG --out=CONFIG",
