@@ -19,25 +19,33 @@ namespace {
 
 using ::testing::HasSubstr;
 
-TEST(ExtractTest, FromAnArenaLog) {
+// Plays `default` as `first_name` against itself as "other" from balanced.epd
+// into a temporary directory `name`; returns the log's path.
+std::string PlayShortMatch(const std::string& name, int games, int nodes,
+                           const std::string& first_name) {
   absl::StatusOr<std::vector<Opening>> book =
       LoadBook("configs/openings/balanced.epd", BookFormat::kEpd, 0);
-  ASSERT_TRUE(book.ok());
+  EXPECT_TRUE(book.ok()) << book.status();
   MatchRequest r;
   r.first = r.second = DefaultEngineConfig();
+  r.first_name = first_name;
   r.second_name = "other";
   r.openings = &*book;
-  r.games = 6;
-  r.nodes = 500;
-  r.output_dir = ::testing::TempDir() + "extract-match";
-  ASSERT_TRUE(PlayMatch(r).ok());
+  r.games = games;
+  r.nodes = nodes;
+  r.output_dir = ::testing::TempDir() + name;
+  EXPECT_TRUE(PlayMatch(r).ok());
+  return r.output_dir + "/games.log";
+}
+
+TEST(ExtractTest, FromAnArenaLog) {
+  const std::string log = PlayShortMatch("extract-match", 6, 500, "first");
   TrainingSet set;
   TrainingSetSink sink(&set);
   ExtractOptions options;
   options.qsearch_config = DefaultEngineConfig();
-  ASSERT_TRUE(ExtractFromLog(r.output_dir + "/games.log", options, &sink).ok());
-  EXPECT_THAT(set.sources(),
-              ::testing::ElementsAre(r.output_dir + "/games.log"));
+  ASSERT_TRUE(ExtractFromLog(log, options, &sink).ok());
+  EXPECT_THAT(set.sources(), ::testing::ElementsAre(log));
   EXPECT_GT(set.positions_size(), 100);
   for (const TrainingPosition& p : set.positions()) {
     auto pos = Position::FromFen(p.fen());
@@ -85,25 +93,14 @@ TEST(ExtractTest, FromAnArenaLog) {
 }
 
 TEST(ExtractTest, RecordsTheNamedPlayersColour) {
-  absl::StatusOr<std::vector<Opening>> book =
-      LoadBook("configs/openings/balanced.epd", BookFormat::kEpd, 0);
-  ASSERT_TRUE(book.ok());
-  MatchRequest r;
-  r.first = r.second = DefaultEngineConfig();
-  r.first_name = "ours";
-  r.second_name = "theirs";
-  r.openings = &*book;
-  r.games = 4;
-  r.nodes = 300;
-  r.output_dir = ::testing::TempDir() + "extract-player";
-  ASSERT_TRUE(PlayMatch(r).ok());
+  const std::string log = PlayShortMatch("extract-player", 4, 300, "ours");
 
   ExtractOptions options;
   options.qsearch_config = DefaultEngineConfig();
   options.player = "ours";
   TrainingSet set;
   TrainingSetSink sink(&set);
-  ASSERT_TRUE(ExtractFromLog(r.output_dir + "/games.log", options, &sink).ok());
+  ASSERT_TRUE(ExtractFromLog(log, options, &sink).ok());
   ASSERT_GT(set.positions_size(), 0);
   int white = 0, black = 0;
   for (const TrainingPosition& p : set.positions()) {
@@ -132,8 +129,7 @@ TEST(ExtractTest, RecordsTheNamedPlayersColour) {
   options.player = "nobody";
   TrainingSet none;
   TrainingSetSink none_sink(&none);
-  ASSERT_TRUE(
-      ExtractFromLog(r.output_dir + "/games.log", options, &none_sink).ok());
+  ASSERT_TRUE(ExtractFromLog(log, options, &none_sink).ok());
   EXPECT_EQ(none.positions_size(), 0);
   EXPECT_GT(none.dropped().at("player_not_in_game"), 0);
 }

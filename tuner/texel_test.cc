@@ -51,6 +51,16 @@ TEST(TexelTest, LinearEvalMatchesTheEngine) {
   }
 }
 
+// d Loss / d w[j] by central differences.
+double NumericDerivative(const CoefficientSet& set, const Weights& w, size_t j,
+                         double k) {
+  const double h = 0.01;
+  Weights up = w, down = w;
+  up[j] += h;
+  down[j] -= h;
+  return (Loss(set, up, k, 1) - Loss(set, down, k, 1)) / (2 * h);
+}
+
 TEST(TexelTest, GradientEqualsFiniteDifferences) {
   const EvalWeights w = Load("simplified");
   CoefficientSet set = Labelled(Load("pesto"), 1.1, 40, 5);
@@ -62,12 +72,7 @@ TEST(TexelTest, GradientEqualsFiniteDifferences) {
                 kPstFeatures + kKnight * 64 + 45, kTempoFeature}) {
     for (int phase = 0; phase < 2; ++phase) {
       const size_t j = phase * kNumFeatures + f;
-      const double h = 0.01;
-      Weights up = weights, down = weights;
-      up[j] += h;
-      down[j] -= h;
-      const double numeric =
-          (Loss(set, up, 1.1, 1) - Loss(set, down, 1.1, 1)) / (2 * h);
+      const double numeric = NumericDerivative(set, weights, j, 1.1);
       EXPECT_NEAR(gradient[j], numeric, 1e-6 + 1e-3 * std::abs(numeric))
           << f << " " << phase;
       ++checked;
@@ -167,12 +172,7 @@ TEST(TexelTest, PlayerOffsetGradientEqualsFiniteDifferences) {
   Weights gradient;
   Loss(set, w, 1.1, 2, &gradient);
   ASSERT_EQ(gradient.size(), w.size());
-  const double h = 0.01;
-  Weights up = w, down = w;
-  up[kPlayerOffset] += h;
-  down[kPlayerOffset] -= h;
-  const double numeric =
-      (Loss(set, up, 1.1, 1) - Loss(set, down, 1.1, 1)) / (2 * h);
+  const double numeric = NumericDerivative(set, w, kPlayerOffset, 1.1);
   EXPECT_NEAR(gradient[kPlayerOffset], numeric,
               1e-6 + 1e-3 * std::abs(numeric));
   EXPECT_NEAR(LinearEval(set, 0, w), 57, 1e-9)
