@@ -15,8 +15,9 @@ double Sigmoid(double k, double q) {
   return 1.0 / (1.0 + std::exp(-k * kLn10Over400 * q));
 }
 
+bool HasPlayerOffset(const Weights& w) { return w.size() > kPlayerOffset; }
 double PlayerOffset(const Weights& w) {
-  return w.size() > kPlayerOffset ? w[kPlayerOffset] : 0;
+  return HasPlayerOffset(w) ? w[kPlayerOffset] : 0;
 }
 
 }  // namespace
@@ -111,7 +112,7 @@ double Loss(const CoefficientSet& set, const Weights& w, double k, int threads,
     const double* wmg = w.data();
     const double* weg = w.data() + kNumFeatures;
     const double offset = PlayerOffset(w);
-    const bool fit_offset = gradient && w.size() > kPlayerOffset;
+    const bool fit_offset = gradient && HasPlayerOffset(w);
     for (size_t i = begin; i < end; ++i) {
       const Coefficient* b = set.begin(i);
       const Coefficient* e = set.end(i);

@@ -96,8 +96,8 @@ struct TexelResult {
   double start_loss = 0;
   double final_loss = 0;
   std::vector<double> epoch_loss;  // mean loss of each epoch
-  std::vector<std::pair<double, double>>
-      k_fit;  // (K, loss) tried; empty: K given
+  // (K, loss) tried; empty: K given.
+  std::vector<std::pair<double, double>> k_fit;
   // The player's fitted edge in centipawns, when the set knows its colour.
   std::optional<double> player_offset;
 };

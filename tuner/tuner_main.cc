@@ -148,6 +148,10 @@ int Extract(const std::vector<char*>& inputs) {
     return Fail(absl::InvalidArgumentError(
         "--append: only our format (data) can be appended to"));
   }
+  if (!options.player.empty() && format != chess::DatasetFormat::kProto) {
+    return Fail(absl::InvalidArgumentError(
+        "--player: only our format (data) keeps the player's colour"));
+  }
   // Positions stream to the file in chunks: memory holds one chunk (and one
   // log), however large the set.
   auto writer = append ? chess::TrainingSetWriter::Append(out)
