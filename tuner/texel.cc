@@ -195,6 +195,58 @@ std::vector<bool> TunableMask(const TexelSettings& s) {
   return mask;
 }
 
+namespace {
+
+// Adam, with steps in centipawns, for `epochs` more epochs on the weights
+// `mask` selects, pulled by l2 towards `anchor` (the player's offset, a
+// strength and not a weight to keep small, excepted).
+void RunAdam(const CoefficientSet& set, const TexelSettings& s, int epochs,
+             const std::vector<bool>& mask, const Weights& anchor, int threads,
+             const std::function<void(int, double)>& on_epoch, TexelResult& r) {
+  const double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;
+  Weights m(r.weights.size(), 0), v(r.weights.size(), 0), g;
+  const size_t batch = s.batch_size() > 0 ? size_t(s.batch_size()) : set.size();
+  int step = 0;
+  for (int epoch = 1; epoch <= epochs; ++epoch) {
+    double epoch_loss = 0;
+    for (size_t first = 0; first < set.size(); first += batch) {
+      const double loss =
+          Loss(set, r.weights, r.k, threads, &g, first, first + batch);
+      epoch_loss += loss * double(std::min(batch, set.size() - first));
+      ++step;
+      const double c1 = 1 - std::pow(beta1, step),
+                   c2 = 1 - std::pow(beta2, step);
+      for (size_t j = 0; j < r.weights.size(); ++j) {
+        if (!mask[j]) continue;
+        if (j != kPlayerOffset) g[j] += 2 * s.l2() * (r.weights[j] - anchor[j]);
+        m[j] = beta1 * m[j] + (1 - beta1) * g[j];
+        v[j] = beta2 * v[j] + (1 - beta2) * g[j] * g[j];
+        r.weights[j] -=
+            s.learning_rate() * (m[j] / c1) / (std::sqrt(v[j] / c2) + eps);
+      }
+    }
+    r.epoch_loss.push_back(epoch_loss /
+                           double(std::max<size_t>(1, set.size())));
+    if (on_epoch) on_epoch(int(r.epoch_loss.size()), r.epoch_loss.back());
+  }
+}
+
+// The mask without the positional terms, whose weights are rounded to the
+// integers the evaluation will use.
+std::vector<bool> RoundTerms(const std::vector<bool>& mask, Weights& w) {
+  std::vector<bool> rest = mask;
+  for (int p = 0; p < 2; ++p) {
+    for (int f = kTermFeatures; f < kNumFeatures; ++f) {
+      const size_t j = size_t(p) * kNumFeatures + f;
+      if (mask[j]) w[j] = double(std::lround(w[j]));
+      rest[j] = false;
+    }
+  }
+  return rest;
+}
+
+}  // namespace
+
 TexelResult TuneTexel(CoefficientSet& set, const Weights& start,
                       const TexelSettings& s,
                       const std::function<void(int, double)>& on_epoch) {
@@ -212,34 +264,14 @@ TexelResult TuneTexel(CoefficientSet& set, const Weights& start,
   r.k = s.k() > 0 ? s.k() : FitK(set, initial, threads, &r.k_fit);
   set.BlendTargets(s.result_weight(), r.k);
   r.start_loss = Loss(set, initial, r.k, threads);
-  // Adam, with steps in centipawns.
-  const double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;
-  Weights m(initial.size(), 0), v(initial.size(), 0), g;
-  const size_t batch = s.batch_size() > 0 ? size_t(s.batch_size()) : set.size();
-  int step = 0;
-  for (int epoch = 1; epoch <= s.epochs(); ++epoch) {
-    double epoch_loss = 0;
-    for (size_t first = 0; first < set.size(); first += batch) {
-      const double loss =
-          Loss(set, r.weights, r.k, threads, &g, first, first + batch);
-      epoch_loss += loss * double(std::min(batch, set.size() - first));
-      ++step;
-      const double c1 = 1 - std::pow(beta1, step),
-                   c2 = 1 - std::pow(beta2, step);
-      for (size_t j = 0; j < r.weights.size(); ++j) {
-        if (!mask[j]) continue;
-        // The offset is the player's strength, not a weight to keep small.
-        if (j != kPlayerOffset)
-          g[j] += 2 * s.l2() * (r.weights[j] - initial[j]);
-        m[j] = beta1 * m[j] + (1 - beta1) * g[j];
-        v[j] = beta2 * v[j] + (1 - beta2) * g[j] * g[j];
-        r.weights[j] -=
-            s.learning_rate() * (m[j] / c1) / (std::sqrt(v[j] / c2) + eps);
-      }
-    }
-    r.epoch_loss.push_back(epoch_loss /
-                           double(std::max<size_t>(1, set.size())));
-    if (on_epoch) on_epoch(epoch, r.epoch_loss.back());
+  RunAdam(set, s, s.epochs(), mask, initial, threads, on_epoch, r);
+  if (s.refit_epochs() > 0) {
+    // A term counts up to dozens per position (mobility squares, danger
+    // units): rounding its weight moves evaluations by many centipawns, where
+    // rounding a value or a table entry moves them by half of one. So the
+    // terms are rounded first and the rest fitted again around them.
+    const std::vector<bool> rest = RoundTerms(mask, r.weights);
+    RunAdam(set, s, s.refit_epochs(), rest, initial, threads, on_epoch, r);
   }
   r.final_loss = Loss(set, r.weights, r.k, threads);
   if (set.has_player()) {

@@ -179,6 +179,55 @@ TEST(TexelTest, PlayerOffsetGradientEqualsFiniteDifferences) {
       << "start position, player White";
 }
 
+// The weights as the engine will use them: integers.
+Weights Rounded(Weights w) {
+  for (double& x : w) x = double(std::lround(x));
+  return w;
+}
+
+TEST(TexelTest, RefitAfterRoundingTheTermsLosesLessThanRoundingAlone) {
+  // Labels from PeSTO with half-centipawn mobility weights: the fit finds
+  // them, and rounding them costs up to half a centipawn per square.
+  Weights truth = ToWeights(Load("pesto"));
+  const double mobility[4] = {4.5, 3.5, 2.5, 1.5};
+  for (int t = 0; t < 4; ++t) {
+    truth[kTermFeatures + kMobilityKnight + t] = mobility[t];
+    truth[kNumFeatures + kTermFeatures + kMobilityKnight + t] = -mobility[t];
+  }
+  const EvalWeights pesto = Load("pesto");
+  std::vector<Position> positions;
+  for (const Position& pos :
+       testing::RandomPlayPositions(UnderSanitizer() ? 40 : 200, 60, 21)) {
+    if (!pos.InCheck()) positions.push_back(pos);
+  }
+  CoefficientSet unlabelled, set;
+  for (const Position& pos : positions)
+    unlabelled.Add(pos, 0.5f, pesto.phase_weight);
+  for (size_t i = 0; i < positions.size(); ++i) {
+    set.Add(positions[i], float(Sigma(1.0, LinearEval(unlabelled, i, truth))),
+            pesto.phase_weight);
+  }
+  TexelSettings settings;
+  settings.set_epochs(UnderSanitizer() ? 30 : 300);
+  settings.set_learning_rate(1.0);
+  settings.set_k(1.0);
+  settings.set_threads(1);
+  settings.set_l2(0);
+  for (const char* block : {"value", "pst", "mobility"})
+    settings.add_blocks(block);
+  const Weights start = ToWeights(pesto);
+  const TexelResult plain = TuneTexel(set, start, settings);
+  settings.set_refit_epochs(settings.epochs());
+  const TexelResult refit = TuneTexel(set, start, settings);
+  EXPECT_EQ(refit.epoch_loss.size(), 2 * plain.epoch_loss.size());
+  for (int t = 0; t < 4; ++t) {
+    const double w = refit.weights[kTermFeatures + kMobilityKnight + t];
+    EXPECT_EQ(w, std::round(w)) << "terms are rounded before the refit";
+  }
+  EXPECT_LT(Loss(set, Rounded(refit.weights), 1.0, 1),
+            Loss(set, Rounded(plain.weights), 1.0, 1));
+}
+
 TEST(TexelTest, TuningRecoversKnownWeights) {
   // Under a sanitizer, a short run of the same code: it must only go downhill.
   const bool short_run = UnderSanitizer();

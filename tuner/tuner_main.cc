@@ -89,6 +89,11 @@ ABSL_FLAG(double, result_weight,
           chess::TexelSettings::default_instance().result_weight(),
           "texel: weight of the game result in the target; the rest is the "
           "recorded search score");
+ABSL_FLAG(int32_t, refit_epochs,
+          chess::TexelSettings::default_instance().refit_epochs(),
+          "texel: after the fit, round the positional terms and fit the "
+          "values, tables and tempo again around them for this many epochs "
+          "(a term counts up to dozens per position: rounding it costs)");
 ABSL_FLAG(double, l2, chess::TexelSettings::default_instance().l2(),
           "texel: L2 pull towards the starting weights (per cp^2)");
 ABSL_FLAG(std::string, state, "", "spsa: checkpoint file");
@@ -187,6 +192,7 @@ chess::TexelSettings SettingsFromFlags() {
   s.set_k(absl::GetFlag(FLAGS_k));
   s.set_l2(absl::GetFlag(FLAGS_l2));
   s.set_result_weight(absl::GetFlag(FLAGS_result_weight));
+  s.set_refit_epochs(absl::GetFlag(FLAGS_refit_epochs));
   for (absl::string_view b :
        absl::StrSplit(absl::GetFlag(FLAGS_blocks), ',', absl::SkipEmpty())) {
     s.add_blocks(std::string(b));
@@ -368,7 +374,8 @@ const std::vector<chess::Subcommand>& Subcommands() {
       {"texel",
        "--data=DATA[,DATA] --start=CONFIG --out=CONFIG",
        {"data", "start", "out", "record", "epochs", "learning_rate",
-        "batch_size", "threads", "k", "blocks", "seed", "l2", "result_weight"}},
+        "batch_size", "threads", "k", "blocks", "seed", "l2", "result_weight",
+        "refit_epochs"}},
       {"spsa",
        "SPSA.textproto --state=FILE --work_dir=DIR",
        {"state", "work_dir", "slurm_shards", "slurm_cpus", "srun", "sbatch",
