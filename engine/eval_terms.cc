@@ -44,7 +44,22 @@ constexpr const char* kNames[kNumEvalTerms] = {"mobility.knight",
                                                "king.safe_check.bishop",
                                                "king.safe_check.rook",
                                                "king.safe_check.queen",
-                                               "threat.hanging"};
+                                               "threat.hanging",
+                                               "mobility.low.knight",
+                                               "mobility.low.bishop",
+                                               "mobility.low.rook",
+                                               "mobility.low.queen",
+                                               "minor.behind_pawn",
+                                               "bishop.pawns_on_colour",
+                                               "rook.seventh",
+                                               "threat.by_king",
+                                               "threat.by_rook",
+                                               "threat.pawn_push",
+                                               "king.pawnless_flank",
+                                               "king.weak_squares",
+                                               "space",
+                                               "passed.blocked",
+                                               "king.danger_with_checks"};
 
 Bitboard FileMask(int file) { return kFileA << file; }
 Bitboard RankMask(int rank) { return kRank1 << (8 * rank); }
@@ -104,6 +119,7 @@ struct KingAttackers {
 struct AttackMap {
   Bitboard by_type[6] = {};
   Bitboard all = 0;
+  KingAttackers king_attackers;
   void Add(PieceType type, Bitboard attacks) {
     by_type[type] |= attacks;
     all |= attacks;
@@ -111,6 +127,7 @@ struct AttackMap {
 };
 
 constexpr int kKingAttackUnits[] = {0, 2, 2, 3, 5, 0};
+constexpr int kLowMobilityThreshold[] = {0, 3, 3, 3, 4, 0};
 
 template <PieceType kType>
 void CountPieces(const Position& pos, Color us, int sign,
@@ -119,8 +136,10 @@ void CountPieces(const Position& pos, Color us, int sign,
   for (Bitboard b = pos.pieces(us, kType); b;) {
     const Bitboard attacks = Attacks<kType>(PopLowest(b), side.occupied);
     map.Add(kType, attacks);
-    counts[kMobilityKnight + kType - kKnight] +=
-        sign * PopCount(attacks & side.mobility_area);
+    const int mobility = PopCount(attacks & side.mobility_area);
+    counts[kMobilityKnight + kType - kKnight] += sign * mobility;
+    counts[kLowMobilityKnight + kType - kKnight] +=
+        sign * std::max(0, kLowMobilityThreshold[kType] - mobility);
     counts[kKingAttackKnight + kType - kKnight] +=
         sign * PopCount(attacks & side.king_zone);
     if (attacks & side.king_zone_with_king) {
@@ -130,6 +149,48 @@ void CountPieces(const Position& pos, Color us, int sign,
     if constexpr (kType == kKnight || kType == kBishop)
       counts[kMinorThreat] += sign * PopCount(attacks & side.their_majors);
   }
+}
+
+constexpr Bitboard kQueenSideFiles =
+    kFileA | kFileA << 1 | kFileA << 2 | kFileA << 3;
+constexpr Bitboard kCenterFiles =
+    kFileA << 2 | kFileA << 3 | kFileA << 4 | kFileA << 5;
+constexpr Bitboard kKingSideFiles =
+    kFileA << 4 | kFileA << 5 | kFileA << 6 | kFileH;
+
+// The three or four files a king on `file` stands among.
+Bitboard KingFlank(int file) {
+  return file <= 2   ? kQueenSideFiles
+         : file >= 5 ? kKingSideFiles
+                     : kCenterFiles;
+}
+
+// Where one side's pieces and pawns stand, apart from what they attack.
+void CountPlacement(const Position& pos, Color us, int sign,
+                    std::array<int, kNumEvalTerms>& counts) {
+  const Color them = Color(us ^ 1);
+  const Bitboard our_pawns = pos.pieces(us, kPawn);
+  const Bitboard minors = pos.pieces(us, kKnight) | pos.pieces(us, kBishop);
+  const Bitboard in_front =
+      us == kWhite ? Shift<-8>(our_pawns) : Shift<8>(our_pawns);
+  counts[kMinorBehindPawn] += sign * PopCount(minors & in_front);
+  for (Bitboard b = pos.pieces(us, kBishop); b;) {
+    const bool dark = kDarkSquares & SquareBit(PopLowest(b));
+    counts[kBishopPawns] +=
+        sign * PopCount(our_pawns & (dark ? kDarkSquares : ~kDarkSquares));
+  }
+  counts[kRookOnSeventh] +=
+      sign * PopCount(pos.pieces(us, kRook) & (us == kWhite ? kRank7 : kRank2));
+  const Bitboard pawns = our_pawns | pos.pieces(them, kPawn);
+  if (!(pawns & KingFlank(FileOf(pos.king_square(them)))))
+    counts[kKingPawnlessFlank] += sign;
+  const Bitboard our_ranks = us == kWhite
+                                 ? RankMask(1) | RankMask(2) | RankMask(3)
+                                 : RankMask(6) | RankMask(5) | RankMask(4);
+  const Bitboard safe = kCenterFiles & our_ranks & ~our_pawns &
+                        ~PawnAttacksOf(them, pos.pieces(them, kPawn));
+  const int pieces = PopCount(pos.pieces(us) & ~our_pawns) - 1;
+  counts[kSpace] += sign * PopCount(safe) * pieces / 4;
 }
 
 // One side's counts, added to `counts` with `sign`; its attacks in `map`.
@@ -158,6 +219,7 @@ void CountSide(const Position& pos, Color us, int sign, AttackMap& map,
   CountPieces<kQueen>(pos, us, sign, side, attackers, map, counts);
   if (attackers.count >= 2)
     counts[kKingDanger] += sign * attackers.units * attackers.units / 4;
+  map.king_attackers = attackers;
   counts[kPawnThreat] +=
       sign * PopCount(our_pawn_attacks & pos.pieces(them) & ~their_pawns &
                       ~pos.pieces(them, kKing));
@@ -180,6 +242,8 @@ void CountSide(const Position& pos, Color us, int sign, AttackMap& map,
           sign * scale * std::min(Distance(their_king, stop), 5);
       counts[kPassedOurKingDistance] +=
           sign * scale * std::min(Distance(our_king, stop), 5);
+      if (pos.pieces(them) & SquareBit(stop))
+        counts[kPassedBlocked] += sign * scale;
     }
     if (our_pawns & ahead & FileMask(file)) counts[kDoubledPawn] += sign;
     if (!(our_pawns & NeighbourFiles(file))) {
@@ -235,30 +299,95 @@ void CountSide(const Position& pos, Color us, int sign, AttackMap& map,
       counts[kKnightOutpost] += sign;
     }
   }
+  CountPlacement(pos, us, sign, counts);
+}
+
+// The squares from which our pieces would check the enemy king and that no
+// enemy piece attacks (nor a piece of ours holds), by the checking move.
+struct SafeCheckSquares {
+  Bitboard knight, diagonal, straight;
+};
+
+SafeCheckSquares SafeChecksOn(const Position& pos, Color us,
+                              const AttackMap& theirs) {
+  const Square their_king = pos.king_square(Color(us ^ 1));
+  const Bitboard safe = ~theirs.all & ~pos.pieces(us);
+  return {KnightAttacks(their_king) & safe,
+          BishopAttacks(their_king, pos.occupied()) & safe,
+          RookAttacks(their_king, pos.occupied()) & safe};
 }
 
 // The terms that weigh our attacks against the enemy's: checks we can give
-// from squares the enemy does not attack, and enemy pieces we attack that
-// nothing of theirs defends.
+// from squares the enemy does not attack, enemy pieces we attack that nothing
+// of theirs defends, and threats by the king, by rooks on the queen and by
+// pawn pushes.
 void CountThreats(const Position& pos, Color us, int sign,
                   const AttackMap& ours, const AttackMap& theirs,
+                  const SafeCheckSquares& checks,
                   std::array<int, kNumEvalTerms>& counts) {
   const Color them = Color(us ^ 1);
-  const Bitboard occupied = pos.occupied();
-  const Square their_king = pos.king_square(them);
-  const Bitboard safe = ~theirs.all & ~pos.pieces(us);
-  const Bitboard diagonal = BishopAttacks(their_king, occupied) & safe;
-  const Bitboard straight = RookAttacks(their_king, occupied) & safe;
   counts[kSafeCheckKnight] +=
-      sign * PopCount(ours.by_type[kKnight] & KnightAttacks(their_king) & safe);
-  counts[kSafeCheckBishop] += sign * PopCount(ours.by_type[kBishop] & diagonal);
-  counts[kSafeCheckRook] += sign * PopCount(ours.by_type[kRook] & straight);
+      sign * PopCount(ours.by_type[kKnight] & checks.knight);
+  counts[kSafeCheckBishop] +=
+      sign * PopCount(ours.by_type[kBishop] & checks.diagonal);
+  counts[kSafeCheckRook] +=
+      sign * PopCount(ours.by_type[kRook] & checks.straight);
   counts[kSafeCheckQueen] +=
-      sign * PopCount(ours.by_type[kQueen] & (diagonal | straight));
+      sign *
+      PopCount(ours.by_type[kQueen] & (checks.diagonal | checks.straight));
   const Bitboard their_pieces =
       pos.pieces(them) & ~pos.pieces(them, kPawn) & ~pos.pieces(them, kKing);
   counts[kHangingPiece] +=
       sign * PopCount(their_pieces & ours.all & ~theirs.all);
+  counts[kThreatByKing] +=
+      sign * PopCount((pos.pieces(them) & ~pos.pieces(them, kKing)) &
+                      ours.by_type[kKing] & ~theirs.all);
+  counts[kThreatByRook] +=
+      sign * PopCount(pos.pieces(them, kQueen) & ours.by_type[kRook]);
+  const Bitboard our_pawns = pos.pieces(us, kPawn);
+  const Bitboard pushed =
+      (us == kWhite ? Shift<8>(our_pawns) : Shift<-8>(our_pawns)) &
+      ~pos.occupied() & (ours.all | ~theirs.all) & ~theirs.by_type[kPawn];
+  counts[kThreatByPawnPush] +=
+      sign * PopCount(PawnAttacksOf(us, pushed) & their_pieces);
+}
+
+// Weak squares next to the enemy king (that we attack and that only its king
+// or queen defends), and the king danger that adds them and our safe checks
+// to the attackers' units.
+void CountKingDanger(const Position& pos, Color us, int sign,
+                     const AttackMap& ours, const AttackMap& theirs,
+                     const SafeCheckSquares& checks,
+                     std::array<int, kNumEvalTerms>& counts) {
+  const Square their_king = pos.king_square(Color(us ^ 1));
+  const Bitboard their_defence =
+      theirs.by_type[kPawn] | theirs.by_type[kKnight] |
+      theirs.by_type[kBishop] | theirs.by_type[kRook];
+  const int weak_squares =
+      PopCount(KingAttacks(their_king) & ours.all & ~their_defence);
+  counts[kKingWeakSquares] += sign * weak_squares;
+  if (ours.king_attackers.count == 0 || !pos.pieces(us, kQueen)) return;
+  const Bitboard diagonal_checkers =
+      ours.by_type[kBishop] | ours.by_type[kQueen];
+  const Bitboard straight_checkers = ours.by_type[kRook] | ours.by_type[kQueen];
+  const int safe_checks = PopCount((ours.by_type[kKnight] & checks.knight) |
+                                   (diagonal_checkers & checks.diagonal) |
+                                   (straight_checkers & checks.straight));
+  const int danger =
+      ours.king_attackers.units + 3 * safe_checks + 2 * weak_squares;
+  counts[kKingDangerWithChecks] += sign * danger * danger / 8;
+}
+
+// Both sides' threats and king danger, from the attack maps of both.
+void CountAttacks(const Position& pos, const AttackMap& white,
+                  const AttackMap& black,
+                  std::array<int, kNumEvalTerms>& counts) {
+  const SafeCheckSquares white_checks = SafeChecksOn(pos, kWhite, black);
+  const SafeCheckSquares black_checks = SafeChecksOn(pos, kBlack, white);
+  CountThreats(pos, kWhite, 1, white, black, white_checks, counts);
+  CountThreats(pos, kBlack, -1, black, white, black_checks, counts);
+  CountKingDanger(pos, kWhite, 1, white, black, white_checks, counts);
+  CountKingDanger(pos, kBlack, -1, black, white, black_checks, counts);
 }
 
 }  // namespace
@@ -270,8 +399,7 @@ std::array<int, kNumEvalTerms> CountEvalTerms(const Position& pos) {
   AttackMap white, black;
   CountSide(pos, kWhite, 1, white, counts);
   CountSide(pos, kBlack, -1, black, counts);
-  CountThreats(pos, kWhite, 1, white, black, counts);
-  CountThreats(pos, kBlack, -1, black, white, counts);
+  CountAttacks(pos, white, black, counts);
   return counts;
 }
 

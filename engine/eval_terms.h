@@ -73,6 +73,36 @@ enum EvalTerm {
   kSafeCheckQueen,
   // Enemy knights, bishops, rooks and queens attacked and not defended.
   kHangingPiece,
+  // How many squares short of 3 (knight, bishop, rook) or 4 (queen) a piece's
+  // mobility falls: a piece with almost no squares is worth far less than the
+  // linear mobility term says.
+  kLowMobilityKnight,
+  kLowMobilityBishop,
+  kLowMobilityRook,
+  kLowMobilityQueen,
+  kMinorBehindPawn,   // a knight or bishop with a pawn of its side in front
+  kBishopPawns,       // per bishop: its side's pawns on squares of its colour
+  kRookOnSeventh,     // a rook on the rank before the last, from its side
+  kThreatByKing,      // enemy pieces or pawns the king attacks, undefended
+  kThreatByRook,      // an enemy queen a rook attacks
+  kThreatByPawnPush,  // enemy pieces a safe one-square pawn push would attack
+  // No pawn of either side on the flank (three or four files) of the enemy
+  // king: a king without cover, scored for the attacking side.
+  kKingPawnlessFlank,
+  // Squares next to the enemy king that we attack and that the enemy defends
+  // with nothing but its king or queen.
+  kKingWeakSquares,
+  // Safe central squares (files c to f, our ranks 2 to 4, not attacked by an
+  // enemy pawn, no pawn of ours) times our knights, bishops, rooks and
+  // queens, over 4: room to manoeuvre matters while there are pieces.
+  kSpace,
+  // A passed pawn whose square in front an enemy piece holds (weighted as the
+  // passed terms above, r (r - 1) / 2).
+  kPassedBlocked,
+  // With our queen on the board and a piece attacking the enemy king's zone:
+  // (the king-danger units above + 3 per safe checking square + 2 per weak
+  // square next to the king)^2 / 8. Checks and weak squares make an attack.
+  kKingDangerWithChecks,
   kNumEvalTerms
 };
 

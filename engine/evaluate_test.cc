@@ -134,6 +134,44 @@ TEST(EvalTermsTest, SafeChecksAndHangingPiecesCountedByHand) {
   EXPECT_EQ(c[kHangingPiece], 1);
 }
 
+TEST(EvalTermsTest, PlacementTermsCountedByHand) {
+  // White: Ra7 on the seventh, Nd3 behind the d4 pawn, Bc1 on the dark
+  // squares with d4. Black's king on b8 attacks the undefended rook; its
+  // knight on h8 reaches only g6 and f7, one square short of 3. White's king
+  // has no pawn on its flank (e to h), Black's has d4 on its own (a to d).
+  auto pos = Position::FromFen("1k5n/R7/8/8/3P4/3N4/8/2B3K1 w - - 0 1");
+  ASSERT_TRUE(pos.ok());
+  const auto c = CountEvalTerms(*pos);
+  EXPECT_EQ(c[kRookOnSeventh], 1);
+  EXPECT_EQ(c[kMinorBehindPawn], 1);
+  EXPECT_EQ(c[kBishopPawns], 1);
+  EXPECT_EQ(c[kThreatByKing], -1);
+  EXPECT_EQ(c[kLowMobilityKnight], -1);
+  EXPECT_EQ(c[kKingPawnlessFlank], -1);
+  // White: 11 safe central squares (c2-f4 but d4) times 3 pieces, over 4;
+  // Black: 10 (c5-f7 but c5 and e5, which d4 attacks) times its knight, over 4.
+  EXPECT_EQ(c[kSpace], 11 * 3 / 4 - 10 * 1 / 4);
+}
+
+TEST(EvalTermsTest, ThreatTermsCountedByHand) {
+  // Ra1 and Kg2 attack the undefended queen on h1; d4-d5 would attack the
+  // knight on e6 from a square Black does not attack.
+  auto pos = Position::FromFen("4k3/8/4n3/8/3P4/8/6K1/R6q w - - 0 1");
+  ASSERT_TRUE(pos.ok());
+  const auto c = CountEvalTerms(*pos);
+  EXPECT_EQ(c[kThreatByRook], 1);
+  EXPECT_EQ(c[kThreatByKing], 1);
+  EXPECT_EQ(c[kThreatByPawnPush], 1);
+  // The passed e5 pawn (relative rank 4: weight 6) is blocked by the knight.
+  auto blocked = Position::FromFen("4k3/8/4n3/4P3/8/8/8/4K3 w - - 0 1");
+  ASSERT_TRUE(blocked.ok());
+  EXPECT_EQ(CountEvalTerms(*blocked)[kPassedBlocked], 6);
+  // The rook on d1 attacks d7 and d8, which only Black's king defends.
+  auto weak = Position::FromFen("4k3/8/8/8/8/8/8/3RK3 w - - 0 1");
+  ASSERT_TRUE(weak.ok());
+  EXPECT_EQ(CountEvalTerms(*weak)[kKingWeakSquares], 2);
+}
+
 TEST(EvaluateTest, MirroredPositionScoresTheSameForTheMover) {
   // PeSTO's tables are colour-symmetric, so swapping colours and flipping the
   // board must not change the score from the side to move's view.

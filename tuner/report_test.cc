@@ -45,13 +45,13 @@ LoopReport TwoGenerations() {
 
 TEST(TuningReportTest, LoopShowsEveryGenerationAndTheEvaluations) {
   const std::string html =
-      LoopReportHtml(TwoGenerations(), Load("simplified"), Load("default"));
+      LoopReportHtml(TwoGenerations(), Load("simplified"), Load("pesto"));
   EXPECT_THAT(html, HasSubstr("Tuner loop demo &lt;loop&gt;"));
   EXPECT_THAT(html,
               HasSubstr("<td id=\"gen2-elo-previous\">+25.0 ± 20.2</td>"));
   EXPECT_THAT(html, HasSubstr("<td id=\"gen2-elo-start\">+30.0 ± 18.0</td>"));
   EXPECT_THAT(html, HasSubstr("<td id=\"gen1-accepted\">no</td>"));
-  // simplified's knight is 320; default's (PeSTO) 337 in the middle game.
+  // simplified's knight is 320; PeSTO's 337 in the middle game.
   EXPECT_THAT(html, HasSubstr("<td id=\"value-knight-start-mg\">320</td>"));
   EXPECT_THAT(html, HasSubstr("<td id=\"value-knight-learned-mg\">337</td>"));
   EXPECT_THAT(html, HasSubstr("\"kind\":\"loop\""));

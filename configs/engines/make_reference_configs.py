@@ -7,12 +7,14 @@ simplified.textproto  the founding documents' values 100/320/330/500/900/20000 a
                       (the same table for middle and end game)
 material.textproto    values only, 10/30/30/50/90/900 scaled to a 100-centipawn pawn
 pesto.textproto       PeSTO's tapered values and tables
-default.textproto     the strongest evaluation we have: PeSTO plus the positional terms
-                      `tuner loop` learned (kept from the existing file)
+default.textproto     the strongest evaluation we have, kept as it is: `tuner texel` learned all
+                      of it (docs/strength-log.md). With --default_from=TUNED.textproto, the
+                      tuner's output (one number per line) is written there in this layout,
+                      with --default_comment as its header.
 """
+import argparse
 import os
 import re
-import sys
 
 PIECES = ["pawn", "knight", "bishop", "rook", "queen", "king"]
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -51,9 +53,38 @@ def write(filename, comment, name, eval_lines):
         out.write(f'name: "{name}"\neval {{\n' + "\n".join(eval_lines) + "\n}\n")
 
 
+def tuned_eval(path):
+    """The eval of a config `tuner texel` wrote, in this file's layout."""
+    text = open(path).read()
+    lines = []
+    for name in ("value_mg", "value_eg"):
+        body = re.search(name + r" \{(.*?)\}", text, re.S).group(1)
+        values = dict(re.findall(r"(\w+): (-?\d+)", body))
+        lines.append(values_block(name, [int(values.get(p, 0)) for p in PIECES]))
+    for name in ("pst_mg", "pst_eg"):
+        body = re.search(name + r" \{(.*?)\}", text, re.S).group(1)
+        by_piece = {p: [int(v) for v in re.findall(p + r": (-?\d+)", body)] for p in PIECES}
+        lines.append(pst_block(name, by_piece))
+    for name in ("tempo_mg", "tempo_eg"):
+        value = re.search(r"^  " + name + r": (-?\d+)", text, re.M)
+        if value:
+            lines.append(f"  {name}: {value.group(1)}")
+    for term in re.findall(r"terms \{(.*?)\}", text, re.S):
+        fields = dict(re.findall(r'(\w+): "?([-\w.]+)"?', term))
+        lines.append(f'  terms {{ name: "{fields["name"]}" mg: {fields.get("mg", 0)} '
+                     f'eg: {fields.get("eg", 0)} }}')
+    return lines
+
+
 def main():
-    reference = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
-        HERE, "..", "..", "..", "shared", "reference")
+    parser = argparse.ArgumentParser()
+    parser.add_argument("reference", nargs="?", default=os.path.join(
+        HERE, "..", "..", "..", "shared", "reference"))
+    parser.add_argument("--default_from", help="a config `tuner texel` wrote")
+    parser.add_argument("--default_comment", default="",
+                        help="default.textproto's header: where its weights came from")
+    args = parser.parse_args()
+    reference = args.reference
     seed = tables(os.path.join(reference, "seed_tables.md"))
     seed_by_piece = {p: seed[p if p != "king" else "king (middle game)"] for p in PIECES}
     simplified_values = [100, 320, 330, 500, 900, 20000]
@@ -77,17 +108,11 @@ def main():
                   pst_block("pst_mg", pesto_mg), pst_block("pst_eg", pesto_eg)]
     write("pesto.textproto", "PeSTO's published values and tables (Texel-tuned).", "pesto",
           pesto_eval)
-    # default's positional terms came from the tuner, not from ../shared: kept as they are.
-    default_path = os.path.join(HERE, "default.textproto")
-    learned = []
-    if os.path.exists(default_path):
-        with open(default_path) as f:
-            learned = [line.rstrip("\n") for line in f
-                       if line.startswith("  terms {") or line.startswith("  # ")]
-    write("default.textproto",
-          "The strongest configuration we have; every search technique at its default.\n"
-          "# PeSTO's material and tables, plus positional terms the tuner learned (at the end).",
-          "default", pesto_eval + learned)
+    if args.default_from:
+        write("default.textproto",
+              "The strongest configuration we have; every search technique at its default.\n# "
+              + args.default_comment.replace("\n", "\n# "),
+              "default", tuned_eval(args.default_from))
 
 
 if __name__ == "__main__":
