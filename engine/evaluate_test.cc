@@ -21,6 +21,14 @@ EvalWeights LoadWeights(const std::string& name) {
   return *weights;
 }
 
+// The term counts of a position given by FEN (all zero, and a failure, if
+// the FEN is bad).
+std::array<int, kNumEvalTerms> TermsOf(const std::string& fen) {
+  auto pos = Position::FromFen(fen);
+  EXPECT_TRUE(pos.ok()) << fen;
+  return pos.ok() ? CountEvalTerms(*pos) : std::array<int, kNumEvalTerms>{};
+}
+
 TEST(EvaluateTest, FastEqualsReferenceForEveryShippedConfig) {
   const auto positions = testing::RandomPlayPositions(200, 120, 7);
   for (const char* name : {"default", "simplified", "material", "pesto"}) {
@@ -62,9 +70,7 @@ TEST(EvalTermsTest, PawnStructureAndPiecesCountedByHand) {
   // White: passed pawns on d6 and a4 (a3 behind it is not), doubled and
   // isolated a-pawns, the bishop pair, a rook on the open e-file. Black: a
   // passed, isolated h7 pawn and a rook on the half-open d-file.
-  auto pos = Position::FromFen("3r2k1/7p/3P4/8/P7/P7/8/2B1RBK1 w - - 0 1");
-  ASSERT_TRUE(pos.ok());
-  const auto c = CountEvalTerms(*pos);
+  const auto c = TermsOf("3r2k1/7p/3P4/8/P7/P7/8/2B1RBK1 w - - 0 1");
   EXPECT_EQ(c[kPassedRank6], 1);       // d6
   EXPECT_EQ(c[kPassedRank4], 1);       // a4
   EXPECT_EQ(c[kPassedRank3], 0);       // a3, behind a4
@@ -80,9 +86,7 @@ TEST(EvalTermsTest, PawnChainAndPassedPawnsCountedByHand) {
   // White c3, d4, e4 against bare kings on e1 and e8: all passed, c3 and d4
   // with a free path (Black's king stands on e4's); d4 is defended by c3; d4
   // and e4 stand side by side.
-  auto pos = Position::FromFen("4k3/8/8/8/3PP3/2P5/8/4K3 w - - 0 1");
-  ASSERT_TRUE(pos.ok());
-  const auto c = CountEvalTerms(*pos);
+  const auto c = TermsOf("4k3/8/8/8/3PP3/2P5/8/4K3 w - - 0 1");
   EXPECT_EQ(c[kSupportedPawn], 1);
   EXPECT_EQ(c[kPhalanxPawn], 2);
   // Weights by relative rank: c3 1, d4 3, e4 3.
@@ -98,25 +102,18 @@ TEST(EvalTermsTest, PawnChainAndPassedPawnsCountedByHand) {
 
 TEST(EvalTermsTest, BackwardPawnAndKingDangerCountedByHand) {
   // d3 is behind both its neighbours and e5 attacks d4: backward.
-  auto pawns = Position::FromFen("4k3/8/8/4p3/2P1P3/3P4/8/4K3 w - - 0 1");
-  ASSERT_TRUE(pawns.ok());
-  const auto p = CountEvalTerms(*pawns);
+  const auto p = TermsOf("4k3/8/8/4p3/2P1P3/3P4/8/4K3 w - - 0 1");
   EXPECT_EQ(p[kBackwardPawn], 1);
   EXPECT_EQ(p[kIsolatedPawn], -1);  // e5
   EXPECT_EQ(p[kSupportedPawn], 2);  // c4 and e4, by d3
   EXPECT_EQ(p[kPhalanxPawn], 0);
   // The knight on g5 (f7, h7) and the queen on d5 (f7) reach the squares
   // around g8: (2 + 5)^2 / 4 = 12. A lone attacker would count nothing.
-  auto attack = Position::FromFen("6k1/5ppp/8/3Q2N1/8/8/5PPP/6K1 w - - 0 1");
-  ASSERT_TRUE(attack.ok());
-  EXPECT_EQ(CountEvalTerms(*attack)[kKingDanger], 12);
-  auto lone = Position::FromFen("6k1/5ppp/8/6N1/8/8/5PPP/6K1 w - - 0 1");
-  ASSERT_TRUE(lone.ok());
-  EXPECT_EQ(CountEvalTerms(*lone)[kKingDanger], 0);
+  EXPECT_EQ(TermsOf("6k1/5ppp/8/3Q2N1/8/8/5PPP/6K1 w - - 0 1")[kKingDanger],
+            12);
+  EXPECT_EQ(TermsOf("6k1/5ppp/8/6N1/8/8/5PPP/6K1 w - - 0 1")[kKingDanger], 0);
   // White's g5 and h6 pawns stand within three ranks of Black's king.
-  auto storm = Position::FromFen("6k1/5p1p/7P/6P1/8/8/5P2/6K1 w - - 0 1");
-  ASSERT_TRUE(storm.ok());
-  EXPECT_EQ(CountEvalTerms(*storm)[kKingStorm], 2);
+  EXPECT_EQ(TermsOf("6k1/5p1p/7P/6P1/8/8/5P2/6K1 w - - 0 1")[kKingStorm], 2);
 }
 
 TEST(EvalTermsTest, SafeChecksAndHangingPiecesCountedByHand) {
@@ -124,9 +121,7 @@ TEST(EvalTermsTest, SafeChecksAndHangingPiecesCountedByHand) {
   // from h5, h8 and e4 (d8 and e7 are covered by Black's king); Black's rook
   // from a1 (e7 is covered by White's queen). The rook on a7 is attacked by
   // the knight and defended by nothing; nothing of White's is attacked.
-  auto pos = Position::FromFen("4k3/r7/8/1N6/7Q/8/8/4K3 w - - 0 1");
-  ASSERT_TRUE(pos.ok());
-  const auto c = CountEvalTerms(*pos);
+  const auto c = TermsOf("4k3/r7/8/1N6/7Q/8/8/4K3 w - - 0 1");
   EXPECT_EQ(c[kSafeCheckKnight], 1);
   EXPECT_EQ(c[kSafeCheckBishop], 0);
   EXPECT_EQ(c[kSafeCheckRook], -1);
@@ -139,9 +134,7 @@ TEST(EvalTermsTest, PlacementTermsCountedByHand) {
   // squares with d4. Black's king on b8 attacks the undefended rook; its
   // knight on h8 reaches only g6 and f7, one square short of 3. White's king
   // has no pawn on its flank (e to h), Black's has d4 on its own (a to d).
-  auto pos = Position::FromFen("1k5n/R7/8/8/3P4/3N4/8/2B3K1 w - - 0 1");
-  ASSERT_TRUE(pos.ok());
-  const auto c = CountEvalTerms(*pos);
+  const auto c = TermsOf("1k5n/R7/8/8/3P4/3N4/8/2B3K1 w - - 0 1");
   EXPECT_EQ(c[kRookOnSeventh], 1);
   EXPECT_EQ(c[kMinorBehindPawn], 1);
   EXPECT_EQ(c[kBishopPawns], 1);
@@ -156,20 +149,20 @@ TEST(EvalTermsTest, PlacementTermsCountedByHand) {
 TEST(EvalTermsTest, ThreatTermsCountedByHand) {
   // Ra1 and Kg2 attack the undefended queen on h1; d4-d5 would attack the
   // knight on e6 from a square Black does not attack.
-  auto pos = Position::FromFen("4k3/8/4n3/8/3P4/8/6K1/R6q w - - 0 1");
-  ASSERT_TRUE(pos.ok());
-  const auto c = CountEvalTerms(*pos);
+  const auto c = TermsOf("4k3/8/4n3/8/3P4/8/6K1/R6q w - - 0 1");
   EXPECT_EQ(c[kThreatByRook], 1);
   EXPECT_EQ(c[kThreatByKing], 1);
   EXPECT_EQ(c[kThreatByPawnPush], 1);
   // The passed e5 pawn (relative rank 4: weight 6) is blocked by the knight.
-  auto blocked = Position::FromFen("4k3/8/4n3/4P3/8/8/8/4K3 w - - 0 1");
-  ASSERT_TRUE(blocked.ok());
-  EXPECT_EQ(CountEvalTerms(*blocked)[kPassedBlocked], 6);
+  EXPECT_EQ(TermsOf("4k3/8/4n3/4P3/8/8/8/4K3 w - - 0 1")[kPassedBlocked], 6);
   // The rook on d1 attacks d7 and d8, which only Black's king defends.
-  auto weak = Position::FromFen("4k3/8/8/8/8/8/8/3RK3 w - - 0 1");
-  ASSERT_TRUE(weak.ok());
-  EXPECT_EQ(CountEvalTerms(*weak)[kKingWeakSquares], 2);
+  EXPECT_EQ(TermsOf("4k3/8/8/8/8/8/8/3RK3 w - - 0 1")[kKingWeakSquares], 2);
+  // The queen on d5 reaches f7 next to g8 (5 units; f7 is weak: only the
+  // king defends it) and checks safely from d8 and a8: (5 + 3 * 2 + 2 * 1)^2
+  // / 8. Black, without a queen, counts nothing.
+  EXPECT_EQ(
+      TermsOf("6k1/5ppp/8/3Q4/8/8/5PPP/6K1 w - - 0 1")[kKingDangerWithChecks],
+      13 * 13 / 8);
 }
 
 TEST(EvaluateTest, MirroredPositionScoresTheSameForTheMover) {
