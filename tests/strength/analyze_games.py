@@ -10,36 +10,26 @@ Needs the arena's PGN comments ({+0.53/20 0.367s}) and Stockfish's `d`,
 `go perft 1` and `go depth` commands; SAN is matched against Stockfish's legal
 moves, so no chess library is needed.
 """
-import re, subprocess, sys, json
+import re, sys, json
 from concurrent.futures import ThreadPoolExecutor
 
-class SF:
+from uci_engine import UciEngine
+
+class SF(UciEngine):
     def __init__(self):
-        self.p = subprocess.Popen(['/usr/games/stockfish'], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-        self.send('uci'); self.wait('uciok')
-        self.send('setoption name Hash value 64'); self.send('isready'); self.wait('readyok')
-    def send(self, s): self.p.stdin.write(s + '\n'); self.p.stdin.flush()
-    def wait(self, tok):
-        lines = []
-        while True:
-            l = self.p.stdout.readline().strip(); lines.append(l)
-            if l.startswith(tok): return lines
-    def pos(self, fen, moves):
-        self.send('position fen %s%s' % (fen, (' moves ' + ' '.join(moves)) if moves else ''))
+        super().__init__('/usr/games/stockfish', {'Hash': 64})
     def board(self, fen, moves):
-        self.pos(fen, moves); self.send('d'); lines = self.wait('Checkers')
+        self.position(fen, moves); self.send('d'); lines = self.wait_for('Checkers')
         f = [l for l in lines if l.startswith('Fen:')][0][5:]
         return f
     def legal(self, fen, moves):
-        self.pos(fen, moves); self.send('go perft 1'); lines = self.wait('Nodes searched')
+        self.position(fen, moves); self.send('go perft 1'); lines = self.wait_for('Nodes searched')
         return [l.split(':')[0] for l in lines if re.match(r'^[a-h][1-8][a-h][1-8][qrbn]?:', l)]
     def evaluate(self, fen, moves, depth):
-        self.pos(fen, moves); self.send('go depth %d' % depth); lines = self.wait('bestmove')
+        score, lines = self.search(fen, depth, moves)
         sc = None
-        for l in lines:
-            m = re.search(r'score (cp|mate) (-?\d+)', l)
-            if m and ' upperbound' not in l and ' lowerbound' not in l:
-                sc = int(m.group(2)) if m.group(1) == 'cp' else (10000 if int(m.group(2)) > 0 else -10000)
+        if score:
+            sc = score[1] if score[0] == 'cp' else (10000 if score[1] > 0 else -10000)
         return sc, lines[-1].split()[1]
 
 def san_to_uci(sf, fen, moves, san):
@@ -100,7 +90,7 @@ def analyze(args):
         out.append(dict(ply=i, fen=sf.board(fen, moves[:i]), sf_stm=sc, sf_best=best,
                         white_to_move=white_to_move, played=moves[i] if i < len(moves) else None,
                         comment=comments[i] if i < len(comments) else None))
-    sf.p.kill()
+    sf.process.kill()
     return dict(game=gi, white=hdr['White'], result=hdr['Result'], plies=out)
 
 def report(res, player):

@@ -11,71 +11,27 @@ fits the evaluation to that score as well as to the game's result.
 Positions whose score is a mate, or beyond --max_cp, are left out: the
 evaluation cannot express them. Several engine processes run at once (--jobs).
 
-A data tool (issue 13), not part of the tests:
+A data tool (issue 13; label_positions_test.sh checks it against Stockfish):
   python3 tests/strength/label_positions.py IN.epd OUT.epd --depth 8 --jobs 2
 """
 
 import argparse
 import multiprocessing
-import subprocess
 import sys
 
-
-def start_engine(path, hash_mb):
-    engine = subprocess.Popen([path], stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, text=True, bufsize=1)
-    send(engine, "uci")
-    wait_for(engine, "uciok")
-    send(engine, "setoption name Threads value 1")
-    send(engine, f"setoption name Hash value {hash_mb}")
-    send(engine, "isready")
-    wait_for(engine, "readyok")
-    return engine
-
-
-def send(engine, line):
-    engine.stdin.write(line + "\n")
-
-
-def wait_for(engine, prefix):
-    while True:
-        line = engine.stdout.readline()
-        if not line:
-            raise RuntimeError("the engine exited")
-        if line.startswith(prefix):
-            return line
-
-
-def score_of(engine, fen, depth):
-    """The last reported score, side to move's view: ('cp', n) or ('mate', n)."""
-    send(engine, f"position fen {fen}")
-    send(engine, f"go depth {depth}")
-    score = None
-    while True:
-        line = engine.stdout.readline()
-        if not line:
-            raise RuntimeError("the engine exited")
-        if line.startswith("bestmove"):
-            return score
-        fields = line.split()
-        if fields[:1] == ["info"] and "score" in fields:
-            i = fields.index("score")
-            if fields[i + 2 : i + 3] == ["lowerbound"] or fields[i + 2 : i + 3] == [
-                "upperbound"
-            ]:
-                continue
-            score = (fields[i + 1], int(fields[i + 2]))
+from uci_engine import UciEngine
 
 
 def label_shard(args):
     lines, options = args
-    engine = start_engine(options.engine, options.hash)
+    engine = UciEngine(options.engine,
+                       {"Threads": 1, "Hash": options.hash})
     out = []
     try:
         for line in lines:
             fields = line.split()
             fen = " ".join(fields[:4]) + " 0 1"
-            score = score_of(engine, fen, options.depth)
+            score, _ = engine.search(fen, options.depth)
             if score is None or score[0] != "cp":
                 continue
             cp = round(score[1] * options.scale)
@@ -87,8 +43,7 @@ def label_shard(args):
             out.append(" ".join(fields[:4]) + f" ce {cp}; "
                        + " ".join(op + ";" for op in kept))
     finally:
-        send(engine, "quit")
-        engine.wait()
+        engine.quit()
     return out
 
 
