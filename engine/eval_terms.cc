@@ -114,8 +114,8 @@ struct KingAttackers {
   int count = 0, units = 0;
 };
 
-// The squares one side's pieces attack, by piece type, for the terms that
-// weigh both sides' attacks.
+// The squares one side's pieces attack, by piece type, and its pieces that
+// attack the enemy king's zone, for the terms that weigh both sides' attacks.
 struct AttackMap {
   Bitboard by_type[6] = {};
   Bitboard all = 0;
@@ -131,8 +131,8 @@ constexpr int kLowMobilityThreshold[] = {0, 3, 3, 3, 4, 0};
 
 template <PieceType kType>
 void CountPieces(const Position& pos, Color us, int sign,
-                 const SideContext& side, KingAttackers& attackers,
-                 AttackMap& map, std::array<int, kNumEvalTerms>& counts) {
+                 const SideContext& side, AttackMap& map,
+                 std::array<int, kNumEvalTerms>& counts) {
   for (Bitboard b = pos.pieces(us, kType); b;) {
     const Bitboard attacks = Attacks<kType>(PopLowest(b), side.occupied);
     map.Add(kType, attacks);
@@ -143,8 +143,8 @@ void CountPieces(const Position& pos, Color us, int sign,
     counts[kKingAttackKnight + kType - kKnight] +=
         sign * PopCount(attacks & side.king_zone);
     if (attacks & side.king_zone_with_king) {
-      ++attackers.count;
-      attackers.units += kKingAttackUnits[kType];
+      ++map.king_attackers.count;
+      map.king_attackers.units += kKingAttackUnits[kType];
     }
     if constexpr (kType == kKnight || kType == kBishop)
       counts[kMinorThreat] += sign * PopCount(attacks & side.their_majors);
@@ -210,16 +210,15 @@ void CountSide(const Position& pos, Color us, int sign, AttackMap& map,
 
   const SideContext side{occupied, mobility_area, king_zone,
                          king_zone | SquareBit(their_king), their_majors};
-  KingAttackers attackers;
   map.Add(kPawn, our_pawn_attacks);
   map.Add(kKing, KingAttacks(pos.king_square(us)));
-  CountPieces<kKnight>(pos, us, sign, side, attackers, map, counts);
-  CountPieces<kBishop>(pos, us, sign, side, attackers, map, counts);
-  CountPieces<kRook>(pos, us, sign, side, attackers, map, counts);
-  CountPieces<kQueen>(pos, us, sign, side, attackers, map, counts);
+  CountPieces<kKnight>(pos, us, sign, side, map, counts);
+  CountPieces<kBishop>(pos, us, sign, side, map, counts);
+  CountPieces<kRook>(pos, us, sign, side, map, counts);
+  CountPieces<kQueen>(pos, us, sign, side, map, counts);
+  const KingAttackers& attackers = map.king_attackers;
   if (attackers.count >= 2)
     counts[kKingDanger] += sign * attackers.units * attackers.units / 4;
-  map.king_attackers = attackers;
   counts[kPawnThreat] +=
       sign * PopCount(our_pawn_attacks & pos.pieces(them) & ~their_pawns &
                       ~pos.pieces(them, kKing));
