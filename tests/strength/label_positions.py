@@ -17,9 +17,35 @@ A data tool (issue 13; label_positions_test.sh checks it against Stockfish):
 
 import argparse
 import multiprocessing
+import re
 import sys
 
 from uci_engine import UciEngine
+
+
+RANK = re.compile(r"^[pnbrqkPNBRQK1-8]+$")
+
+
+def fen_problem(fields):
+    """Why the line's first four fields are not a position the engine can be
+    given (Stockfish crashes on some malformed FENs), or None."""
+    if len(fields) < 4:
+        return "fewer than four FEN fields"
+    board, side, castling, en_passant = fields[:4]
+    ranks = board.split("/")
+    if len(ranks) != 8 or not all(RANK.match(r) for r in ranks):
+        return "the board is not eight ranks of pieces and digits"
+    if any(sum(int(c) if c.isdigit() else 1 for c in r) != 8 for r in ranks):
+        return "a rank does not hold eight squares"
+    if board.count("K") != 1 or board.count("k") != 1:
+        return "not exactly one king a side"
+    if side not in ("w", "b"):
+        return "the side to move is not w or b"
+    if not re.match(r"^(-|K?Q?k?q?)$", castling) or not castling:
+        return "bad castling field"
+    if not re.match(r"^(-|[a-h][36])$", en_passant):
+        return "bad en passant field"
+    return None
 
 
 def label_shard(args):
@@ -62,19 +88,41 @@ def main():
                         help="positions per task (progress is shown per task)")
     options = parser.parse_args()
 
+    lines = []
+    malformed = 0
     with open(options.input) as f:
-        lines = [l.strip() for l in f if l.strip() and not l.startswith("#")]
+        for number, line in enumerate(f, 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            problem = fen_problem(line.split())
+            if problem is None:
+                lines.append(line)
+                continue
+            malformed += 1
+            if malformed <= 10:
+                print(f"{options.input}:{number}: {problem}; left out",
+                      file=sys.stderr)
+    if malformed:
+        print(f"{malformed} malformed lines left out", file=sys.stderr)
     chunks = [lines[i:i + options.chunk]
               for i in range(0, len(lines), options.chunk)]
     done = 0
     with open(options.output, "w") as out, \
             multiprocessing.Pool(options.jobs) as pool:
-        for labelled in pool.imap(label_shard,
-                                  [(c, options) for c in chunks]):
-            out.writelines(l + "\n" for l in labelled)
-            out.flush()
-            done += 1
-            print(f"{done}/{len(chunks)} chunks", file=sys.stderr, flush=True)
+        try:
+            for labelled in pool.imap(label_shard,
+                                      [(c, options) for c in chunks]):
+                out.writelines(l + "\n" for l in labelled)
+                out.flush()
+                done += 1
+                print(f"{done}/{len(chunks)} chunks", file=sys.stderr,
+                      flush=True)
+        except (OSError, RuntimeError) as e:
+            # The chunks before the failing one are in the output already.
+            sys.exit(f"label_positions: {options.engine} failed in chunk "
+                     f"{done + 1} of {len(chunks)} ({e}); the {done} chunks "
+                     f"before it are in {options.output}")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # label_positions.py against Debian's Stockfish: scores from the side to move,
-# the game result kept, a mate left out. Skips (passes, saying why) without
-# Stockfish.
+# the game result kept, a mate and malformed lines left out. Skips (passes,
+# saying why) without Stockfish.
 set -euo pipefail
 SCRIPT="${TEST_SRCDIR:-.}/${TEST_WORKSPACE:-chess_harness}/tests/strength/label_positions.py"
 [[ -f "$SCRIPT" ]] || SCRIPT="$(dirname "$0")/label_positions.py"
