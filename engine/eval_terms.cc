@@ -59,7 +59,26 @@ constexpr const char* kNames[kNumEvalTerms] = {"mobility.knight",
                                                "king.weak_squares",
                                                "space",
                                                "passed.blocked",
-                                               "king.danger_with_checks"};
+                                               "king.danger_with_checks",
+                                               "king.shield.far",
+                                               "king.storm.blocked",
+                                               "threat.minor_on_minor",
+                                               "threat.rook_on_minor",
+                                               "threat.weak_pawn",
+                                               "bishop.outpost",
+                                               "pawn.weak_unopposed",
+                                               "king.pawn_distance",
+                                               "bishop.long_diagonal",
+                                               "rook.queen_file",
+                                               "minor.king_distance",
+                                               "passed.rook_behind",
+                                               "passed.connected",
+                                               "knight.reachable_outpost",
+                                               "ending.opposite_bishops_pawns",
+                                               "ending.rook_pawns",
+                                               "queen.infiltration",
+                                               "rook.trapped",
+                                               "passed.unstoppable"};
 
 Bitboard FileMask(int file) { return kFileA << file; }
 Bitboard RankMask(int rank) { return kRank1 << (8 * rank); }
@@ -101,6 +120,19 @@ Bitboard Attacks(Square s, Bitboard occupied) {
 int Distance(Square a, Square b) {
   return std::max(std::abs(FileOf(a) - FileOf(b)),
                   std::abs(RankOf(a) - RankOf(b)));
+}
+
+// Whether the enemy king, with nothing but pawns beside it, is outside the
+// square of our passed pawn on `s` (the rule of the square; a pawn on its
+// first move may go two). What stands in the pawn's way is not looked at:
+// the fit weighs how often that matters.
+bool Unstoppable(const Position& pos, Color us, Square s, int relative_rank) {
+  const Color them = Color(us ^ 1);
+  const Square queening = us == kWhite ? Square(56 + FileOf(s)) : FileOf(s);
+  const int moves = std::min(5, 7 - relative_rank);
+  const int king_moves = Distance(pos.king_square(them), queening) -
+                         (pos.side_to_move() == them ? 1 : 0);
+  return king_moves > moves;
 }
 
 struct SideContext {
@@ -165,6 +197,69 @@ Bitboard KingFlank(int file) {
                      : kCenterFiles;
 }
 
+constexpr Bitboard kCentre =
+    (kFileA << 3 | kFileA << 4) & (kRank1 << 24 | kRank1 << 32);
+
+// Where the bishops, rooks and minors stand relative to pawns, the centre,
+// the enemy queen and their own king.
+void CountPiecePlacement(const Position& pos, Color us, int sign,
+                         std::array<int, kNumEvalTerms>& counts) {
+  const Color them = Color(us ^ 1);
+  const Square our_king = pos.king_square(us);
+  const Bitboard pawns = pos.pieces(kWhite, kPawn) | pos.pieces(kBlack, kPawn);
+  for (Bitboard b = pos.pieces(us, kBishop); b;) {
+    const Square s = PopLowest(b);
+    if (MoreThanOne(BishopAttacks(s, pawns) & kCentre))
+      counts[kBishopLongDiagonal] += sign;
+  }
+  for (Bitboard b = pos.pieces(us, kRook); b;) {
+    if (FileMask(FileOf(PopLowest(b))) & pos.pieces(them, kQueen))
+      counts[kRookOnQueenFile] += sign;
+  }
+  for (Bitboard b = pos.pieces(us, kKnight) | pos.pieces(us, kBishop); b;)
+    counts[kMinorKingDistance] += sign * Distance(PopLowest(b), our_king);
+  const Bitboard their_pawns = pos.pieces(them, kPawn);
+  for (Bitboard b = pos.pieces(us, kQueen); b;) {
+    const Square s = PopLowest(b);
+    const int relative_rank = us == kWhite ? RankOf(s) : 7 - RankOf(s);
+    if (relative_rank >= 4 &&
+        !(their_pawns & AheadOf(us, RankOf(s)) & NeighbourFiles(FileOf(s))))
+      counts[kQueenInfiltration] += sign;
+  }
+  const int king_file = FileOf(our_king);
+  const int first_rank = us == kWhite ? 0 : 7;
+  for (Bitboard b = pos.pieces(us, kRook); b;) {
+    const Square s = PopLowest(b);
+    const int file = FileOf(s);
+    if (RankOf(our_king) != first_rank ||
+        (king_file < 4 ? file >= king_file : file <= king_file))
+      continue;
+    if (PopCount(RookAttacks(s, pos.occupied()) & ~pos.pieces(us)) <= 3)
+      counts[kRookTrapped] += sign;
+  }
+  int nearest_pawn = 0;
+  for (Bitboard b = pos.pieces(us, kPawn); b;) {
+    const int d = Distance(PopLowest(b), our_king);
+    if (nearest_pawn == 0 || d < nearest_pawn) nearest_pawn = d;
+  }
+  counts[kKingPawnDistance] += sign * nearest_pawn;
+}
+
+// Squares on our ranks 4 to 6 that a pawn of ours defends and no enemy pawn
+// can ever attack.
+Bitboard OutpostSquares(Color us, Bitboard our_pawn_attacks,
+                        Bitboard their_pawns) {
+  const Bitboard ranks = us == kWhite ? RankMask(3) | RankMask(4) | RankMask(5)
+                                      : RankMask(4) | RankMask(3) | RankMask(2);
+  Bitboard out = 0;
+  for (Bitboard b = ranks & our_pawn_attacks; b;) {
+    const Square s = PopLowest(b);
+    if (!(their_pawns & AheadOf(us, RankOf(s)) & NeighbourFiles(FileOf(s))))
+      out |= SquareBit(s);
+  }
+  return out;
+}
+
 // Where one side's pieces and pawns stand, apart from what they attack.
 void CountPlacement(const Position& pos, Color us, int sign,
                     std::array<int, kNumEvalTerms>& counts) {
@@ -191,6 +286,7 @@ void CountPlacement(const Position& pos, Color us, int sign,
                         ~PawnAttacksOf(them, pos.pieces(them, kPawn));
   const int pieces = PopCount(pos.pieces(us) & ~our_pawns) - 1;
   counts[kSpace] += sign * PopCount(safe) * pieces / 4;
+  CountPiecePlacement(pos, us, sign, counts);
 }
 
 // One side's counts, added to `counts` with `sign`; its attacks in `map`.
@@ -216,6 +312,17 @@ void CountSide(const Position& pos, Color us, int sign, AttackMap& map,
   CountPieces<kBishop>(pos, us, sign, side, map, counts);
   CountPieces<kRook>(pos, us, sign, side, map, counts);
   CountPieces<kQueen>(pos, us, sign, side, map, counts);
+  const Bitboard their_minors =
+      pos.pieces(them, kKnight) | pos.pieces(them, kBishop);
+  const Bitboard our_minor_attacks =
+      map.by_type[kKnight] | map.by_type[kBishop];
+  counts[kThreatMinorOnMinor] +=
+      sign * PopCount(our_minor_attacks & their_minors & ~their_pawn_attacks);
+  counts[kThreatRookOnMinor] +=
+      sign * PopCount(map.by_type[kRook] & their_minors & ~their_pawn_attacks);
+  counts[kThreatOnWeakPawn] +=
+      sign * PopCount((our_minor_attacks | map.by_type[kRook]) & their_pawns &
+                      ~their_pawn_attacks);
   const KingAttackers& attackers = map.king_attackers;
   if (attackers.count >= 2)
     counts[kKingDanger] += sign * attackers.units * attackers.units / 4;
@@ -243,13 +350,24 @@ void CountSide(const Position& pos, Color us, int sign, AttackMap& map,
           sign * scale * std::min(Distance(our_king, stop), 5);
       if (pos.pieces(them) & SquareBit(stop))
         counts[kPassedBlocked] += sign * scale;
+      if (pos.pieces(us, kRook) & FileMask(file) & ~AheadOf(us, rank))
+        counts[kPassedRookBehind] += sign;
+      if ((our_pawn_attacks & SquareBit(s)) ||
+          (our_pawns & NeighbourFiles(file) & RankMask(rank)))
+        counts[kPassedConnected] += sign * scale;
+      if (!(pos.pieces(them) & ~their_pawns & ~pos.pieces(them, kKing)) &&
+          Unstoppable(pos, us, s, relative_rank))
+        counts[kPassedUnstoppable] += sign;
     }
     if (our_pawns & ahead & FileMask(file)) counts[kDoubledPawn] += sign;
+    const bool opposed = their_pawns & ahead & FileMask(file);
     if (!(our_pawns & NeighbourFiles(file))) {
       counts[kIsolatedPawn] += sign;
+      if (!opposed) counts[kWeakUnopposedPawn] += sign;
     } else if (!(our_pawns & NeighbourFiles(file) & ~AheadOf(us, rank)) &&
                (their_pawn_attacks & SquareBit(stop))) {
       counts[kBackwardPawn] += sign;
+      if (!opposed) counts[kWeakUnopposedPawn] += sign;
     }
     if (our_pawn_attacks & SquareBit(s)) counts[kSupportedPawn] += sign;
     if (our_pawns & NeighbourFiles(file) & RankMask(rank))
@@ -271,9 +389,14 @@ void CountSide(const Position& pos, Color us, int sign, AttackMap& map,
   const Bitboard shield_ranks =
       AheadOf(us, king_rank) &
       ~AheadOf(us, us == kWhite ? king_rank + 2 : king_rank - 2);
-  counts[kKingShield] +=
-      sign * PopCount(our_pawns & shield_ranks &
-                      (FileMask(FileOf(king)) | NeighbourFiles(FileOf(king))));
+  const Bitboard king_files =
+      FileMask(FileOf(king)) | NeighbourFiles(FileOf(king));
+  const Bitboard shield = our_pawns & shield_ranks & king_files;
+  counts[kKingShield] += sign * PopCount(shield);
+  const Bitboard near_rank =
+      AheadOf(us, king_rank) &
+      ~AheadOf(us, us == kWhite ? king_rank + 1 : king_rank - 1);
+  counts[kKingShieldFar] += sign * PopCount(shield & ~near_rank);
 
   const int their_king_file = FileOf(their_king);
   for (int f = std::max(0, their_king_file - 1);
@@ -285,18 +408,20 @@ void CountSide(const Position& pos, Color us, int sign, AttackMap& map,
       AheadOf(them, their_king_rank) &
       ~AheadOf(them,
                them == kWhite ? their_king_rank + 3 : their_king_rank - 3);
-  counts[kKingStorm] += sign * PopCount(our_pawns & storm_ranks &
-                                        (FileMask(their_king_file) |
-                                         NeighbourFiles(their_king_file)));
+  const Bitboard storm =
+      our_pawns & storm_ranks &
+      (FileMask(their_king_file) | NeighbourFiles(their_king_file));
+  counts[kKingStorm] += sign * PopCount(storm);
+  const Bitboard blocked =
+      us == kWhite ? Shift<-8>(their_pawns) : Shift<8>(their_pawns);
+  counts[kKingStormBlocked] += sign * PopCount(storm & blocked);
 
+  const Bitboard outposts = OutpostSquares(us, our_pawn_attacks, their_pawns);
+  counts[kKnightOutpost] += sign * PopCount(pos.pieces(us, kKnight) & outposts);
+  counts[kBishopOutpost] += sign * PopCount(pos.pieces(us, kBishop) & outposts);
   for (Bitboard b = pos.pieces(us, kKnight); b;) {
-    const Square s = PopLowest(b);
-    const int relative_rank = us == kWhite ? RankOf(s) : 7 - RankOf(s);
-    if (relative_rank >= 3 && relative_rank <= 5 &&
-        (our_pawn_attacks & SquareBit(s)) &&
-        !(their_pawns & AheadOf(us, RankOf(s)) & NeighbourFiles(FileOf(s)))) {
-      counts[kKnightOutpost] += sign;
-    }
+    if (KnightAttacks(PopLowest(b)) & outposts & ~occupied)
+      counts[kKnightReachableOutpost] += sign;
   }
   CountPlacement(pos, us, sign, counts);
 }
@@ -389,6 +514,22 @@ void CountAttacks(const Position& pos, const AttackMap& white,
   CountKingDanger(pos, kBlack, -1, black, white, black_checks, counts);
 }
 
+// The pawn balance of endings that are drawish whoever has the extra pawns.
+void CountEndings(const Position& pos, std::array<int, kNumEvalTerms>& counts) {
+  const Bitboard kings = pos.pieces(kWhite, kKing) | pos.pieces(kBlack, kKing);
+  const Bitboard pawns = pos.pieces(kWhite, kPawn) | pos.pieces(kBlack, kPawn);
+  const Bitboard pieces = pos.occupied() & ~kings & ~pawns;
+  if (PopCount(pieces) != 2) return;
+  const int balance =
+      PopCount(pos.pieces(kWhite, kPawn)) - PopCount(pos.pieces(kBlack, kPawn));
+  const Bitboard wb = pos.pieces(kWhite, kBishop),
+                 bb = pos.pieces(kBlack, kBishop);
+  if (wb && bb && bool(wb & kDarkSquares) != bool(bb & kDarkSquares))
+    counts[kOppositeBishopsPawns] += balance;
+  if (pos.pieces(kWhite, kRook) && pos.pieces(kBlack, kRook))
+    counts[kRookEndingPawns] += balance;
+}
+
 }  // namespace
 
 const char* EvalTermName(int term) { return kNames[term]; }
@@ -399,6 +540,7 @@ std::array<int, kNumEvalTerms> CountEvalTerms(const Position& pos) {
   CountSide(pos, kWhite, 1, white, counts);
   CountSide(pos, kBlack, -1, black, counts);
   CountAttacks(pos, white, black, counts);
+  CountEndings(pos, counts);
   return counts;
 }
 

@@ -103,6 +103,49 @@ enum EvalTerm {
   // (the king-danger units above + 3 per safe checking square + 2 per weak
   // square next to the king)^2 / 8. Checks and weak squares make an attack.
   kKingDangerWithChecks,
+  kKingShieldFar,  // the shield's pawns two ranks in front of the king
+  // Storming pawns (as kKingStorm) with an enemy pawn right in front of them.
+  kKingStormBlocked,
+  // Enemy knights and bishops that no enemy pawn defends, attacked by our
+  // knights or bishops, or by our rooks.
+  kThreatMinorOnMinor,
+  kThreatRookOnMinor,
+  // Enemy pawns that no enemy pawn defends, attacked by our knights, bishops
+  // or rooks.
+  kThreatOnWeakPawn,
+  kBishopOutpost,  // on ranks 4-6, defended by a pawn, no enemy pawn can chase
+  // An isolated or backward pawn with no enemy pawn ahead on its file: open
+  // to attack along it.
+  kWeakUnopposedPawn,
+  // The distance from the king to the nearest pawn of its own side (none
+  // counted without pawns): in endings the king must stay close to them.
+  kKingPawnDistance,
+  // A bishop whose diagonals, through pawns only, reach two of the four
+  // centre squares.
+  kBishopLongDiagonal,
+  kRookOnQueenFile,  // a rook on the file of an enemy queen
+  // The distance of each knight and bishop from its own king.
+  kMinorKingDistance,
+  kPassedRookBehind,  // a passed pawn with a rook of its side behind it
+  // A passed pawn that a pawn of its side defends or stands beside (weighted
+  // as the passed terms above, r (r - 1) / 2).
+  kPassedConnected,
+  // A knight that reaches an empty outpost square (as kKnightOutpost).
+  kKnightReachableOutpost,
+  // White's pawns minus Black's when each side has one bishop, on squares of
+  // opposite colours, and nothing else: such endings are drawish, so the
+  // extra pawns weigh less than they do elsewhere. Counted once, not per side.
+  kOppositeBishopsPawns,
+  // The same with one rook each and nothing else.
+  kRookEndingPawns,
+  // A queen on the enemy's half where no enemy pawn can ever attack it.
+  kQueenInfiltration,
+  // A rook with three squares or fewer to go to, shut in beside its king on
+  // the first rank (between the king and the board's edge).
+  kRookTrapped,
+  // A passed pawn the enemy king cannot catch (outside its square) when the
+  // enemy has nothing but pawns.
+  kPassedUnstoppable,
   kNumEvalTerms
 };
 

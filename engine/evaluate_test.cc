@@ -165,6 +165,61 @@ TEST(EvalTermsTest, ThreatTermsCountedByHand) {
       13 * 13 / 8);
 }
 
+TEST(EvalTermsTest, ShelterStormAndPiecePlacementCountedByHand) {
+  // White's shield is f2, g2, h2 (none two ranks ahead); Black's is f7, h7
+  // and g6, two ranks ahead of g8. White's g5 storms g8 and is blocked by g6.
+  const auto king = TermsOf("6k1/5p1p/6p1/6P1/8/8/5PPP/6K1 w - - 0 1");
+  EXPECT_EQ(king[kKingShield], 0);
+  EXPECT_EQ(king[kKingShieldFar], -1);
+  EXPECT_EQ(king[kKingStorm], 1);
+  EXPECT_EQ(king[kKingStormBlocked], 1);
+  EXPECT_EQ(king[kKingPawnDistance], 1 - 1);
+  // Nd4 attacks the bishop on c6, Ra1 the knight on a5 and Be5 the pawn on
+  // g7, none defended by a pawn; Black attacks nothing of White's. Only
+  // Black's bishop sees two centre squares (d5, e4); the rook stands on the
+  // queen's file. Minors from their kings: 3 + 4 against 2 + 4; White has no
+  // pawn, Black's king is two squares from g7.
+  const auto pieces = TermsOf("q3k3/6p1/2b5/n3B3/3N4/8/8/R3K3 w - - 0 1");
+  EXPECT_EQ(pieces[kThreatMinorOnMinor], 1);
+  EXPECT_EQ(pieces[kThreatRookOnMinor], 1);
+  EXPECT_EQ(pieces[kThreatOnWeakPawn], 1);
+  EXPECT_EQ(pieces[kBishopLongDiagonal], -1);
+  EXPECT_EQ(pieces[kRookOnQueenFile], 1);
+  EXPECT_EQ(pieces[kMinorKingDistance], 7 - 6);
+  EXPECT_EQ(pieces[kKingPawnDistance], 0 - 2);
+  // The bishop on d5 is an outpost; c4 and h2 are isolated and unopposed,
+  // as is Black's a7.
+  const auto pawns = TermsOf("4k3/p7/8/3B4/2P5/8/7P/4K3 w - - 0 1");
+  EXPECT_EQ(pawns[kBishopOutpost], 1);
+  EXPECT_EQ(pawns[kKnightOutpost], 0);
+  EXPECT_EQ(pawns[kWeakUnopposedPawn], 2 - 1);
+}
+
+TEST(EvalTermsTest, PassedPawnsOutpostsAndEndingsCountedByHand) {
+  // a5 and b5 are passed and side by side (relative rank 4: weight 6 each);
+  // the rook on a1 stands behind a5; Black, with nothing but pawns, cannot
+  // catch either (its king needs 7 moves, the pawns 3). h7 is Black's
+  // passer on its second rank (weight 0).
+  const auto passed = TermsOf("7k/7p/8/PP6/8/8/8/R5K1 w - - 0 1");
+  EXPECT_EQ(passed[kPassedRookBehind], 1);
+  EXPECT_EQ(passed[kPassedConnected], 6 + 6);
+  EXPECT_EQ(passed[kPassedUnstoppable], 2);
+  // The rook on h1 can go to g1 alone, beside its king on f1.
+  EXPECT_EQ(TermsOf("4k3/8/8/8/8/8/6PP/5K1R w - - 0 1")[kRookTrapped], 1);
+  // The queen on d6 cannot be chased by a pawn; the knight on b3 reaches
+  // d4, which c3 defends and no black pawn can attack.
+  const auto pieces = TermsOf("4k3/p6p/3Q4/8/8/1NP5/8/4K3 w - - 0 1");
+  EXPECT_EQ(pieces[kQueenInfiltration], 1);
+  EXPECT_EQ(pieces[kKnightReachableOutpost], 1);
+  // Bishops on c1 (dark) and d5 (light); a rook each.
+  const auto bishops = TermsOf("4k3/8/8/3b4/8/8/PP6/2B1K3 w - - 0 1");
+  EXPECT_EQ(bishops[kOppositeBishopsPawns], 2);
+  EXPECT_EQ(bishops[kRookEndingPawns], 0);
+  const auto rooks = TermsOf("4k2r/p7/8/8/8/8/PP6/R3K3 w - - 0 1");
+  EXPECT_EQ(rooks[kRookEndingPawns], 1);
+  EXPECT_EQ(rooks[kOppositeBishopsPawns], 0);
+}
+
 TEST(EvaluateTest, MirroredPositionScoresTheSameForTheMover) {
   // PeSTO's tables are colour-symmetric, so swapping colours and flipping the
   // board must not change the score from the side to move's view.
