@@ -269,9 +269,11 @@ TexelResult TuneTexel(CoefficientSet& set, const Weights& start,
     // A term counts up to dozens per position (mobility squares, danger
     // units): rounding its weight moves evaluations by many centipawns, where
     // rounding a value or a table entry moves them by half of one. So the
-    // terms are rounded first and the rest fitted again around them.
+    // terms are rounded first and the rest fitted again around them, pulled
+    // towards this fit rather than the start (which it has left behind).
     const std::vector<bool> rest = RoundTerms(mask, r.weights);
-    RunAdam(set, s, s.refit_epochs(), rest, initial, threads, on_epoch, r);
+    const Weights first_fit = r.weights;
+    RunAdam(set, s, s.refit_epochs(), rest, first_fit, threads, on_epoch, r);
   }
   r.final_loss = Loss(set, r.weights, r.k, threads);
   if (set.has_player()) {

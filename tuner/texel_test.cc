@@ -226,6 +226,23 @@ TEST(TexelTest, RefitAfterRoundingTheTermsLosesLessThanRoundingAlone) {
   }
   EXPECT_LT(Loss(set, Rounded(refit.weights), 1.0, 1),
             Loss(set, Rounded(plain.weights), 1.0, 1));
+
+  // With l2, the refit is pulled towards the first fit, not back towards the
+  // start: it is a second run from the first fit with its terms rounded.
+  settings.set_l2(1e-4);
+  settings.set_refit_epochs(0);
+  Weights first = TuneTexel(set, start, settings).weights;
+  for (int p = 0; p < 2; ++p) {
+    for (int f = kTermFeatures; f < kNumFeatures; ++f)
+      first[p * kNumFeatures + f] = std::round(first[p * kNumFeatures + f]);
+  }
+  TexelSettings second = settings;
+  second.clear_blocks();
+  second.add_blocks("value");
+  second.add_blocks("pst");
+  const TexelResult two_runs = TuneTexel(set, first, second);
+  settings.set_refit_epochs(settings.epochs());
+  EXPECT_EQ(TuneTexel(set, start, settings).weights, two_runs.weights);
 }
 
 TEST(TexelTest, TuningRecoversKnownWeights) {
