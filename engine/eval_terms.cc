@@ -122,6 +122,12 @@ int Distance(Square a, Square b) {
                   std::abs(RankOf(a) - RankOf(b)));
 }
 
+// Whether no enemy pawn can ever attack `s`: none stands ahead of it, from our
+// side, on a neighbouring file.
+bool OutOfPawnReach(Color us, Square s, Bitboard their_pawns) {
+  return !(their_pawns & AheadOf(us, RankOf(s)) & NeighbourFiles(FileOf(s)));
+}
+
 // Whether the enemy king, with nothing but pawns beside it, is outside the
 // square of our passed pawn on `s` (the rule of the square; a pawn on its
 // first move may go two). What stands in the pawn's way is not looked at:
@@ -212,18 +218,13 @@ void CountPiecePlacement(const Position& pos, Color us, int sign,
     if (MoreThanOne(BishopAttacks(s, pawns) & kCentre))
       counts[kBishopLongDiagonal] += sign;
   }
-  for (Bitboard b = pos.pieces(us, kRook); b;) {
-    if (FileMask(FileOf(PopLowest(b))) & pos.pieces(them, kQueen))
-      counts[kRookOnQueenFile] += sign;
-  }
   for (Bitboard b = pos.pieces(us, kKnight) | pos.pieces(us, kBishop); b;)
     counts[kMinorKingDistance] += sign * Distance(PopLowest(b), our_king);
   const Bitboard their_pawns = pos.pieces(them, kPawn);
   for (Bitboard b = pos.pieces(us, kQueen); b;) {
     const Square s = PopLowest(b);
     const int relative_rank = us == kWhite ? RankOf(s) : 7 - RankOf(s);
-    if (relative_rank >= 4 &&
-        !(their_pawns & AheadOf(us, RankOf(s)) & NeighbourFiles(FileOf(s))))
+    if (relative_rank >= 4 && OutOfPawnReach(us, s, their_pawns))
       counts[kQueenInfiltration] += sign;
   }
   const int king_file = FileOf(our_king);
@@ -231,6 +232,8 @@ void CountPiecePlacement(const Position& pos, Color us, int sign,
   for (Bitboard b = pos.pieces(us, kRook); b;) {
     const Square s = PopLowest(b);
     const int file = FileOf(s);
+    if (FileMask(file) & pos.pieces(them, kQueen))
+      counts[kRookOnQueenFile] += sign;
     if (RankOf(our_king) != first_rank ||
         (king_file < 4 ? file >= king_file : file <= king_file))
       continue;
@@ -254,8 +257,7 @@ Bitboard OutpostSquares(Color us, Bitboard our_pawn_attacks,
   Bitboard out = 0;
   for (Bitboard b = ranks & our_pawn_attacks; b;) {
     const Square s = PopLowest(b);
-    if (!(their_pawns & AheadOf(us, RankOf(s)) & NeighbourFiles(FileOf(s))))
-      out |= SquareBit(s);
+    if (OutOfPawnReach(us, s, their_pawns)) out |= SquareBit(s);
   }
   return out;
 }

@@ -92,8 +92,9 @@ ABSL_FLAG(double, result_weight,
 ABSL_FLAG(int32_t, refit_epochs,
           chess::TexelSettings::default_instance().refit_epochs(),
           "texel: after the fit, round the positional terms and fit the "
-          "values, tables and tempo again around them for this many epochs "
-          "(a term counts up to dozens per position: rounding it costs)");
+          "values, tables and tempo again around them for this many epochs, "
+          "with --l2 pulling towards the first fit (a term counts up to "
+          "dozens per position: rounding it costs)");
 ABSL_FLAG(double, l2, chess::TexelSettings::default_instance().l2(),
           "texel: L2 pull towards the starting weights (per cp^2)");
 ABSL_FLAG(std::string, state, "", "spsa: checkpoint file");
