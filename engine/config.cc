@@ -141,6 +141,7 @@ void DisableSelectiveSearch(SearchParams* p) {
   p->set_razoring(false);
   p->set_delta_pruning(false);
   p->set_cut_node_reduction(0);
+  p->set_pawn_correction(false);
 }
 
 }  // namespace chess

@@ -125,6 +125,7 @@ void Engine::SetConfig(const EngineConfig& config) {
 void Engine::NewGame() {
   tt_.Clear();
   eval_cache_.Clear();
+  correction_.Clear();
   std::memset(history_, 0, sizeof(history_));
   std::memset(capture_history_, 0, sizeof(capture_history_));
   std::memset(killers_, 0, sizeof(killers_));
@@ -330,7 +331,7 @@ int Engine::Quiescence(const Position& pos, int alpha, int beta, int ply) {
     GenerateLegal<GenMode::kAll>(pos, moves);
     if (moves.empty()) return -kMateScore + ply;
   } else {
-    best = stand_pat = Evaluate(pos);
+    best = stand_pat = CorrectedEval(pos, Evaluate(pos));
     if (best >= beta) {
       if (store)
         tt_.Store(pos.key(), Move::None(), ScoreToTT(best, ply), 0,
@@ -396,9 +397,14 @@ SearchInfo Engine::QuiescenceSearch(const Position& pos) {
   return info;
 }
 
-int Engine::PruningEval(const Position& pos,
-                        const std::optional<TTEntry>& entry, int ply) {
-  const int eval = Evaluate(pos);
+int Engine::CorrectedEval(const Position& pos, int raw_eval) const {
+  if (!params_.pawn_correction()) return raw_eval;
+  return std::clamp(correction_.Correct(pos, raw_eval), -kMateBound + 1,
+                    kMateBound - 1);
+}
+
+int Engine::PruningEval(int eval, const std::optional<TTEntry>& entry,
+                        int ply) const {
   if (!params_.tt_eval_correction() || !entry) return eval;
   const int tt_score = ScoreFromTT(entry->score, ply);
   if (IsMateScore(tt_score)) return eval;
@@ -484,7 +490,10 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
 
   const bool in_check = pos.InCheck();
   const Color us = pos.side_to_move();
-  const int static_eval = in_check ? -kInfinity : PruningEval(pos, entry, ply);
+  const int corrected_eval =
+      in_check ? -kInfinity : CorrectedEval(pos, Evaluate(pos));
+  const int static_eval =
+      in_check ? -kInfinity : PruningEval(corrected_eval, entry, ply);
   static_evals_[ply] = static_eval;
   const bool improving =
       !in_check && ply >= 2 && static_eval > static_evals_[ply - 2];
@@ -676,9 +685,19 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
   // Only the excluded move was legal: the search without it fails low.
   if (searched == 0) return alpha;
 
+  const Bound bound = BoundOf(best, original_alpha, beta);
+  // Only scores that say where the evaluation truly lies teach the table:
+  // exact ones, or bounds beyond it, and not a capture's material swing.
+  if (params_.pawn_correction() && !in_check && excluded.is_none() &&
+      !IsMateScore(best) &&
+      (best_move.is_none() ||
+       (!best_move.is_capture() && !best_move.is_promotion())) &&
+      (bound == kBoundExact ||
+       (bound == kBoundLower) == (best > corrected_eval))) {
+    correction_.Update(pos, corrected_eval, best, depth);
+  }
   if (use_tt) {
-    tt_.Store(pos.key(), best_move, ScoreToTT(best, ply), depth,
-              BoundOf(best, original_alpha, beta));
+    tt_.Store(pos.key(), best_move, ScoreToTT(best, ply), depth, bound);
   }
   return best;
 }

@@ -15,6 +15,7 @@
 
 #include "absl/types/span.h"
 #include "common/stopwatch.h"
+#include "engine/correction_history.h"
 #include "engine/engine_config.pb.h"
 #include "engine/eval_cache.h"
 #include "engine/evaluate.h"
@@ -104,10 +105,12 @@ class Engine {
                 bool pv_node, bool cut_node, bool allow_null);
   int Minimax(const Position& pos, int depth, int ply);
   int Quiescence(const Position& pos, int alpha, int beta, int ply);
-  // The static evaluation that pruning reads: Evaluate, or the table's score
-  // when its bound says the true value lies beyond it (tt_eval_correction).
-  int PruningEval(const Position& pos, const std::optional<TTEntry>& entry,
-                  int ply);
+  // The static evaluation that pruning reads: `eval` (corrected), or the
+  // table's score when its bound says the true value lies beyond it
+  // (tt_eval_correction).
+  int PruningEval(int eval, const std::optional<TTEntry>& entry, int ply) const;
+  // `raw_eval` plus what correction history learned (pawn_correction).
+  int CorrectedEval(const Position& pos, int raw_eval) const;
   // A zero-window search at `beta` of `pos` at half `depth` without
   // `excluded`, for a singular extension; leaves the path's state at `ply` as
   // it found it.
@@ -153,6 +156,7 @@ class Engine {
   SearchParams params_;
   Evaluator evaluator_;
   EvalCache eval_cache_;
+  CorrectionHistory correction_;
   TranspositionTable tt_;
   int reductions_[64][64];
   int64_t move_overhead_ms_ = 10;

@@ -78,6 +78,7 @@ EngineConfig EverySearchSwitch() {
   s->set_delta_pruning(true);
   s->set_cut_node_reduction(2);
   s->set_order_capture_history(true);
+  s->set_pawn_correction(true);
   return config;
 }
 
