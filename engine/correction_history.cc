@@ -20,7 +20,11 @@ int CorrectionHistory::Correct(const Position& pos, int eval) const {
 }
 
 void CorrectionHistory::Update(const Position& pos, int corrected_eval,
-                               int searched, int depth) {
+                               int searched, Bound bound, int depth) {
+  if (bound != kBoundExact &&
+      (bound == kBoundLower) != (searched > corrected_eval)) {
+    return;
+  }
   const int left = std::clamp(searched - corrected_eval, -kMaxCorrectionCp,
                               kMaxCorrectionCp);
   const int step =

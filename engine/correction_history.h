@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "engine/position.h"
+#include "engine/tt.h"
 
 namespace chess {
 
@@ -22,11 +23,13 @@ class CorrectionHistory {
   int Correct(const Position& pos, int eval) const;
   // Moves the correction by part of what is left, `searched` minus the
   // corrected evaluation, the more the deeper the search that found
-  // `searched` (a score known to be exact or beyond it). What is left, not
-  // `searched` minus the raw evaluation: the search's scores already include
-  // the corrections (its leaves are corrected), so learning from the raw
-  // evaluation would feed a correction back into itself.
-  void Update(const Position& pos, int corrected_eval, int searched, int depth);
+  // `searched`. What is left, not `searched` minus the raw evaluation: the
+  // search's scores already include the corrections (its leaves are
+  // corrected), so learning from the raw evaluation would feed a correction
+  // back into itself. Only a score that says where the position truly lies
+  // teaches: an exact one, or a bound beyond the corrected evaluation.
+  void Update(const Position& pos, int corrected_eval, int searched,
+              Bound bound, int depth);
 
   // Positions with the same pawns share a key (exposed for tests).
   static uint64_t PawnKey(const Position& pos);

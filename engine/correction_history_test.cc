@@ -24,7 +24,8 @@ const char kOtherPawns[] =
 void Learn(CorrectionHistory& history, const Position& pos, int raw_eval,
            int searched, int depth, int times) {
   for (int i = 0; i < times; ++i)
-    history.Update(pos, history.Correct(pos, raw_eval), searched, depth);
+    history.Update(pos, history.Correct(pos, raw_eval), searched, kBoundExact,
+                   depth);
 }
 
 TEST(CorrectionHistoryTest, KeysFollowThePawnsOnly) {
@@ -39,7 +40,7 @@ TEST(CorrectionHistoryTest, NothingLearnedChangesNothing) {
   CorrectionHistory history;
   const Position pos = FromFen(kStructure);
   EXPECT_EQ(history.Correct(pos, 37), 37);
-  history.Update(pos, 0, 40, 10);
+  history.Update(pos, 0, 40, kBoundExact, 10);
   EXPECT_NE(history.Correct(pos, 37), 37);
   history.Clear();
   EXPECT_EQ(history.Correct(pos, 37), 37);
@@ -75,18 +76,34 @@ TEST(CorrectionHistoryTest, ScoresThatIncludeTheCorrectionKeepIt) {
 TEST(CorrectionHistoryTest, DeeperSearchesWeighMore) {
   CorrectionHistory shallow, deep;
   const Position pos = FromFen(kStructure);
-  shallow.Update(pos, 0, 64, 1);
-  deep.Update(pos, 0, 64, 12);
+  shallow.Update(pos, 0, 64, kBoundExact, 1);
+  deep.Update(pos, 0, 64, kBoundExact, 12);
   EXPECT_GT(deep.Correct(pos, 0), shallow.Correct(pos, 0));
   // Half a centipawn for now, but kept: a second step makes one.
-  shallow.Update(pos, 0, 64, 1);
+  shallow.Update(pos, 0, 64, kBoundExact, 1);
   EXPECT_EQ(shallow.Correct(pos, 0), 1);
+}
+
+// A bound teaches only when it lies beyond the evaluation: a fail-high above
+// it, a fail-low below it. One on the evaluation's own side says nothing.
+TEST(CorrectionHistoryTest, OnlyBoundsBeyondTheEvaluationTeach) {
+  const Position pos = FromFen(kStructure);
+  CorrectionHistory history;
+  history.Update(pos, 0, -40, kBoundLower, 12);  // at least -40: nothing
+  history.Update(pos, 0, 40, kBoundUpper, 12);   // at most 40: nothing
+  history.Update(pos, 0, 0, kBoundLower, 12);    // at least the evaluation
+  EXPECT_EQ(history.Correct(pos, 0), 0);
+  history.Update(pos, 0, 40, kBoundLower, 12);
+  EXPECT_GT(history.Correct(pos, 0), 0);
+  history.Clear();
+  history.Update(pos, 0, -40, kBoundUpper, 12);
+  EXPECT_LT(history.Correct(pos, 0), 0);
 }
 
 TEST(CorrectionHistoryTest, CorrectionsAreBounded) {
   CorrectionHistory history;
   const Position pos = FromFen(kStructure);
-  for (int i = 0; i < 500; ++i) history.Update(pos, 0, -5000, 30);
+  for (int i = 0; i < 500; ++i) history.Update(pos, 0, -5000, kBoundExact, 30);
   EXPECT_EQ(history.Correct(pos, 0), -64);
 }
 

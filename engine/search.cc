@@ -686,15 +686,13 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
   if (searched == 0) return alpha;
 
   const Bound bound = BoundOf(best, original_alpha, beta);
-  // Only scores that say where the evaluation truly lies teach the table:
-  // exact ones, or bounds beyond it, and not a capture's material swing.
+  // A capture's or a promotion's material swing says nothing of where the
+  // evaluation errs.
+  const bool quiet_best = best_move.is_none() || (!best_move.is_capture() &&
+                                                  !best_move.is_promotion());
   if (params_.pawn_correction() && !in_check && excluded.is_none() &&
-      !IsMateScore(best) &&
-      (best_move.is_none() ||
-       (!best_move.is_capture() && !best_move.is_promotion())) &&
-      (bound == kBoundExact ||
-       (bound == kBoundLower) == (best > corrected_eval))) {
-    correction_.Update(pos, corrected_eval, best, depth);
+      !IsMateScore(best) && quiet_best) {
+    correction_.Update(pos, corrected_eval, best, bound, depth);
   }
   if (use_tt) {
     tt_.Store(pos.key(), best_move, ScoreToTT(best, ply), depth, bound);
