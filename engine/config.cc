@@ -11,6 +11,7 @@
 #include "common/files.h"
 #include "common/textproto.h"
 #include "engine/eval_weights.h"
+#include "engine/network.h"
 #include "google/protobuf/text_format.h"
 
 namespace chess {
@@ -85,6 +86,13 @@ absl::Status ValidateEngineConfig(const EngineConfig& config) {
   if (absl::StatusOr<EvalWeights> w = EvalWeights::FromProto(config.eval());
       !w.ok()) {
     return w.status();
+  }
+  if (config.eval().has_network()) {
+    if (absl::StatusOr<Network> net =
+            Network::FromProto(config.eval().network());
+        !net.ok()) {
+      return net.status();
+    }
   }
   const google::protobuf::Reflection* reflection =
       config.search().GetReflection();

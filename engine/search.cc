@@ -91,9 +91,13 @@ Bound BoundOf(int best, int original_alpha, int beta) {
                                  : kBoundUpper;
 }
 
+// Configs are validated before an Engine is made, so these cannot fail.
 EvalWeights WeightsOf(const EngineConfig& config) {
-  // Configs are validated before an Engine is made, so this cannot fail.
   return *EvalWeights::FromProto(config.eval());
+}
+Network NetworkOf(const EngineConfig& config) {
+  if (!config.eval().has_network()) return Network();
+  return *Network::FromProto(config.eval().network());
 }
 
 }  // namespace
@@ -110,6 +114,7 @@ void Engine::SetConfig(const EngineConfig& config) {
   config_ = config;
   params_ = config.search();
   evaluator_ = Evaluator(WeightsOf(config));
+  network_ = NetworkOf(config);
   eval_cache_.Clear();
   if (resize) tt_.Resize(params_.hash_mb());
   const double divisor = params_.lmr_divisor_x100() / 100.0;
@@ -146,7 +151,7 @@ const int* Engine::ContinuationRow(int ply, int back) const {
 int Engine::Evaluate(const Position& pos) {
   if (const std::optional<int> cached = eval_cache_.Probe(pos.key()))
     return *cached;
-  int score = evaluator_.Evaluate(pos);
+  int score = evaluator_.Evaluate(pos) + network_.Evaluate(pos);
   if (const int noise = params_.eval_noise_cp(); noise > 0) {
     uint64_t h = Mix(pos.key() ^ Mix(params_.eval_noise_seed() + 1));
     score += int(h % uint64_t(2 * noise + 1)) - noise;

@@ -21,6 +21,7 @@
 #include "engine/evaluate.h"
 #include "engine/game.h"
 #include "engine/movegen.h"
+#include "engine/network.h"
 #include "engine/position.h"
 #include "engine/tt.h"
 
@@ -91,8 +92,8 @@ class Engine {
   void Stop() { stop_.store(true, std::memory_order_relaxed); }
   void ClearStop() { stop_.store(false, std::memory_order_relaxed); }
 
-  // The static evaluation the search uses (noise included), from the side to
-  // move; kept in a cache.
+  // The static evaluation the search uses (the linear evaluation plus the
+  // network, noise included), from the side to move; kept in a cache.
   int Evaluate(const Position& pos);
 
   // A quiescence search alone (captures and promotions; evasions in check): its
@@ -155,6 +156,7 @@ class Engine {
   EngineConfig config_;
   SearchParams params_;
   Evaluator evaluator_;
+  Network network_;  // added to evaluator_'s score; empty when none
   EvalCache eval_cache_;
   CorrectionHistory correction_;
   TranspositionTable tt_;

@@ -124,6 +124,20 @@ TEST(ExtractTest, RecordsTheNamedPlayersColour) {
   tuned = TuneEvaluation(set, DefaultEngineConfig(), settings, nullptr);
   EXPECT_THAT(tuned.status().message(),
               HasSubstr("training position 0: player_sign 2"));
+  // `default`'s network is held while the linear weights are fitted around
+  // it, and kept; without it the same fit starts from another loss.
+  set.mutable_positions(0)->set_player_sign(1);
+  tuned = TuneEvaluation(set, DefaultEngineConfig(), settings, nullptr);
+  ASSERT_TRUE(tuned.ok()) << tuned.status();
+  EXPECT_EQ(tuned->config.eval().network().SerializeAsString(),
+            DefaultEngineConfig().eval().network().SerializeAsString());
+  EngineConfig linear = DefaultEngineConfig();
+  linear.mutable_eval()->clear_network();
+  absl::StatusOr<TunedConfig> without =
+      TuneEvaluation(set, linear, settings, nullptr);
+  ASSERT_TRUE(without.ok()) << without.status();
+  EXPECT_FALSE(without->config.eval().has_network());
+  EXPECT_NE(without->texel.start_loss, tuned->texel.start_loss);
 
   // A player that is in none of the games: every game is dropped.
   options.player = "nobody";

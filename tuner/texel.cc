@@ -34,8 +34,10 @@ void CoefficientSet::BlendTargets(double result_weight, double k) {
 
 void CoefficientSet::Add(const Position& pos, float result,
                          const std::array<int, 6>& phase_weight,
-                         std::optional<int> score_cp, int player_sign) {
+                         std::optional<int> score_cp, int player_sign,
+                         int fixed_cp) {
   player_sign_.push_back(int8_t(player_sign));
+  fixed_cp_.push_back(float(fixed_cp));
   has_player_ = has_player_ || player_sign != 0;
   score_.push_back(score_cp ? float(*score_cp) : std::nanf(""));
   for (const FeatureCount& fc : CountFeatures(pos)) {
@@ -58,6 +60,7 @@ CoefficientSet CoefficientSet::Permuted(
     out.result_.push_back(result_[i]);
     out.score_.push_back(score_[i]);
     out.player_sign_.push_back(player_sign_[i]);
+    out.fixed_cp_.push_back(fixed_cp_[i]);
     if (!target_.empty()) out.target_.push_back(target_[i]);
   }
   return out;
@@ -91,7 +94,8 @@ double LinearEval(const CoefficientSet& set, size_t i, const Weights& w) {
     eg += c->count * weg[c->feature];
   }
   const double share = set.mg_share(i);
-  return mg * share + eg * (1 - share) + PlayerOffset(w) * set.player_sign(i);
+  return mg * share + eg * (1 - share) + PlayerOffset(w) * set.player_sign(i) +
+         set.fixed_cp(i);
 }
 
 double Loss(const CoefficientSet& set, const Weights& w, double k, int threads,
@@ -123,8 +127,8 @@ double Loss(const CoefficientSet& set, const Weights& w, double k, int threads,
       }
       const double share = set.mg_share(i);
       const int sign = set.player_sign(i);
-      const double s =
-          Sigmoid(k, mg * share + eg * (1 - share) + offset * sign);
+      const double s = Sigmoid(
+          k, mg * share + eg * (1 - share) + offset * sign + set.fixed_cp(i));
       const double error = set.result(i) - s;
       loss += error * error;
       if (gradient) {

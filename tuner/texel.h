@@ -27,9 +27,12 @@ class CoefficientSet {
   // `score_cp`: a search score from White's side to blend into the target, if
   // any. `player_sign`: +1 or -1 when a known player had White or Black
   // (TrainingPosition.player_sign), else 0.
+  // `fixed_cp`: a part of the evaluation the fit holds (White's side): the
+  // network's output, when the config has one.
   void Add(const Position& pos, float result,
            const std::array<int, 6>& phase_weight,
-           std::optional<int> score_cp = std::nullopt, int player_sign = 0);
+           std::optional<int> score_cp = std::nullopt, int player_sign = 0,
+           int fixed_cp = 0);
   // Targets become w * result + (1 - w) * sigma(k * score) where a score is
   // known.
   void BlendTargets(double result_weight, double k);
@@ -48,6 +51,7 @@ class CoefficientSet {
     return target_.empty() ? result_[i] : target_[i];
   }
   int player_sign(size_t i) const { return player_sign_[i]; }
+  float fixed_cp(size_t i) const { return fixed_cp_[i]; }
   // Whether any position knows its player's colour: Texel then fits the
   // player's offset.
   bool has_player() const { return has_player_; }
@@ -60,6 +64,7 @@ class CoefficientSet {
   std::vector<float> score_;  // NaN: none
   std::vector<float> target_;
   std::vector<int8_t> player_sign_;
+  std::vector<float> fixed_cp_;
   bool has_player_ = false;
 };
 

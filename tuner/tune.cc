@@ -10,6 +10,7 @@
 #include "absl/strings/str_format.h"
 #include "arena/schedule.h"
 #include "engine/config.h"
+#include "engine/network.h"
 #include "google/protobuf/text_format.h"
 
 namespace chess {
@@ -34,6 +35,14 @@ absl::StatusOr<TunedConfig> TuneEvaluation(const PositionSource& positions,
                                            std::ostream* log) {
   absl::StatusOr<EvalWeights> weights = EvalWeights::FromProto(start.eval());
   if (!weights.ok()) return weights.status();
+  // A network is held: its output is part of each position's evaluation
+  // while the linear weights are fitted around it, and it is kept.
+  Network network;
+  if (start.eval().has_network()) {
+    absl::StatusOr<Network> net = Network::FromProto(start.eval().network());
+    if (!net.ok()) return net.status();
+    network = *std::move(net);
+  }
   CoefficientSet in_order;
   absl::Status read = positions([&](const TrainingPosition& tp) {
     absl::StatusOr<Position> pos = Position::FromFen(tp.fen());
@@ -46,10 +55,12 @@ absl::StatusOr<TunedConfig> TuneEvaluation(const PositionSource& positions,
           absl::StrCat("training position ", in_order.size(), ": player_sign ",
                        tp.player_sign(), " (must be -1, 0 or 1)"));
     }
+    const int network_cp = network.Evaluate(*pos);
     in_order.Add(
         *pos, tp.result(), weights->phase_weight,
         tp.has_score_cp() ? std::optional<int>(tp.score_cp()) : std::nullopt,
-        tp.player_sign());
+        tp.player_sign(),
+        pos->side_to_move() == kWhite ? network_cp : -network_cp);
     return absl::OkStatus();
   });
   if (!read.ok()) return read;
@@ -74,6 +85,8 @@ absl::StatusOr<TunedConfig> TuneEvaluation(const PositionSource& positions,
   out.config = start;
   *out.config.mutable_eval() =
       ToEvalWeights(out.texel.weights, weights->phase_weight).ToProto();
+  if (start.eval().has_network())
+    *out.config.mutable_eval()->mutable_network() = start.eval().network();
   return out;
 }
 

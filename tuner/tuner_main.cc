@@ -4,6 +4,9 @@
 //               arena logs (*.log), text datasets (*.epd, *.fen, ...)
 //   tuner texel --data=DATA[,DATA] --start=CONFIG --out=CONFIG
 //               [--record=RUN.textproto]
+//   tuner net --data=DATA[,DATA] --start=CONFIG --out=CONFIG
+//             [--valid=DATA[,DATA]] [--settings=NETWORK_SETTINGS.textproto]
+//               a network trained on top of CONFIG's linear evaluation
 //   tuner spsa SPSA.textproto --state=FILE --work_dir=DIR
 //   tuner loop LOOP.textproto --output_dir=DIR
 //     spsa and loop on Slurm: --slurm_shards=N [--slurm_cpus=C]
@@ -40,6 +43,7 @@
 #include "engine/movegen.h"
 #include "tuner/extract.h"
 #include "tuner/loop.h"
+#include "tuner/network_training.h"
 #include "tuner/report.h"
 #include "tuner/selfplay.h"
 #include "tuner/spsa.h"
@@ -47,7 +51,7 @@
 #include "tuner/tune.h"
 
 ABSL_FLAG(std::string, out, "",
-          "extract: dataset to write; texel: config to write; report: the "
+          "extract: dataset to write; texel/net: config to write; report: the "
           "HTML file");
 ABSL_FLAG(std::string, format, "",
           "extract: data (ours: scores and drop counts kept), epd (FEN c9 "
@@ -65,8 +69,16 @@ ABSL_FLAG(std::string, player, "",
 ABSL_FLAG(std::string, qsearch_config, "",
           "extract: config whose quiescence resolves positions");
 ABSL_FLAG(std::string, data, "",
-          "texel: comma-separated datasets from `tuner extract`");
-ABSL_FLAG(std::string, start, "", "texel: starting engine config");
+          "texel/net: comma-separated datasets from `tuner extract`");
+ABSL_FLAG(std::string, start, "",
+          "texel/net: starting engine config (net: the linear evaluation "
+          "the network is added to)");
+ABSL_FLAG(std::string, valid, "",
+          "net: comma-separated held-out datasets, whose loss each epoch "
+          "reports");
+ABSL_FLAG(std::string, settings, "",
+          "net: a NetworkSettings textproto (tuner/tuning.proto); default: "
+          "its defaults");
 ABSL_FLAG(std::string, record, "",
           "texel: where to record the run (configs/tuning/*.textproto)");
 ABSL_FLAG(int, epochs, chess::TexelSettings::default_instance().epochs(),
@@ -183,6 +195,142 @@ int Extract(const std::vector<char*>& inputs) {
   return 0;
 }
 
+// What texel and net both need: --data, and the --start config they fit from
+// and the --out path they write.
+struct FitPaths {
+  std::string out;
+  chess::EngineConfig start;
+};
+absl::StatusOr<FitPaths> FitPathsFromFlags(absl::string_view command) {
+  FitPaths paths;
+  paths.out = chess::CommandLinePath(absl::GetFlag(FLAGS_out));
+  const std::string start = chess::CommandLinePath(absl::GetFlag(FLAGS_start));
+  if (paths.out.empty() || start.empty() || absl::GetFlag(FLAGS_data).empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(command, " needs --data, --start and --out"));
+  }
+  absl::StatusOr<chess::EngineConfig> config = chess::LoadEngineConfig(start);
+  if (!config.ok()) return config.status();
+  paths.start = *std::move(config);
+  return paths;
+}
+
+// The positions of the datasets at `paths`, each set streamed in chunk by
+// chunk, so that only what the visitor keeps stays in memory.
+chess::PositionSource DatasetPositions(std::vector<std::string> paths) {
+  return [paths](const chess::PositionVisitor& visit) {
+    for (const std::string& path : paths) {
+      absl::Status s = chess::ForEachTrainingChunk(
+          path, [&](const chess::TrainingSet& chunk) {
+            for (const chess::TrainingPosition& p : chunk.positions()) {
+              if (absl::Status s = visit(p); !s.ok())
+                return absl::Status(s.code(),
+                                    absl::StrCat(path, ": ", s.message()));
+            }
+            return absl::OkStatus();
+          });
+      if (!s.ok()) return s;
+    }
+    return absl::OkStatus();
+  };
+}
+
+std::vector<std::string> DatasetPaths(const std::string& flag) {
+  std::vector<std::string> paths;
+  for (absl::string_view d : absl::StrSplit(flag, ',', absl::SkipEmpty()))
+    paths.push_back(chess::CommandLinePath(std::string(d)));
+  return paths;
+}
+
+// The positions of `paths` as the network sees them, on top of `linear`.
+absl::StatusOr<chess::NetworkSamples> NetworkSamplesOf(
+    const std::vector<std::string>& paths, const chess::Evaluator& linear,
+    const chess::NetworkSettings& settings) {
+  chess::NetworkSamples samples;
+  absl::Status s = DatasetPositions(paths)(
+      [&](const chess::TrainingPosition& p) -> absl::Status {
+        absl::StatusOr<chess::Position> pos = chess::Position::FromFen(p.fen());
+        if (!pos.ok()) return pos.status();
+        samples.Add(*pos, linear, p, settings.result_weight(), settings.k());
+        return absl::OkStatus();
+      });
+  if (!s.ok()) return s;
+  return samples;
+}
+
+int Net() {
+  absl::StatusOr<FitPaths> paths = FitPathsFromFlags("net");
+  if (!paths.ok()) return Fail(paths.status());
+  const std::string& out = paths->out;
+  const chess::EngineConfig& start = paths->start;
+  chess::NetworkSettings settings;
+  if (const std::string path =
+          chess::CommandLinePath(absl::GetFlag(FLAGS_settings));
+      !path.empty()) {
+    auto read = chess::ReadTextProto<chess::NetworkSettings>(path);
+    if (!read.ok()) return Fail(read.status());
+    settings = *read;
+  }
+  // Configs are validated when loaded, so their weights convert.
+  const chess::Evaluator linear(*chess::EvalWeights::FromProto(start.eval()));
+  auto train = NetworkSamplesOf(DatasetPaths(absl::GetFlag(FLAGS_data)), linear,
+                                settings);
+  if (!train.ok()) return Fail(train.status());
+  std::vector<std::pair<std::string, chess::NetworkSamples>> held_out;
+  for (const std::string& path : DatasetPaths(absl::GetFlag(FLAGS_valid))) {
+    auto samples = NetworkSamplesOf({path}, linear, settings);
+    if (!samples.ok()) return Fail(samples.status());
+    held_out.emplace_back(path, *std::move(samples));
+  }
+  const chess::Network none;
+  auto losses = [&](const chess::Network& net) {
+    std::string line;
+    for (const auto& [path, samples] : held_out) {
+      absl::StrAppend(
+          &line,
+          absl::StrFormat("  %s %.6f", fs::path(path).filename().string(),
+                          chess::NetworkLoss(samples, net, settings.k())));
+    }
+    return line;
+  };
+  std::cerr << absl::StrFormat("%d positions; linear evaluation: train %.6f",
+                               train->size(),
+                               chess::NetworkLoss(*train, none, settings.k()))
+            << losses(none) << "\n";
+  chess::Stopwatch t0;
+  const chess::NetworkTraining trained = chess::TrainNetwork(
+      *train, settings, [&](int epoch, const chess::NetworkParams& params) {
+        std::cerr << absl::StrFormat("epoch %d (%.0f s)", epoch + 1,
+                                     t0.Seconds())
+                  << losses(*chess::Network::FromProto(params)) << "\n";
+      });
+  const chess::Network net = *chess::Network::FromProto(trained.params);
+  chess::EngineConfig config = start;
+  *config.mutable_eval()->mutable_network() = trained.params;
+  config.set_name(fs::path(out).stem().string());
+  if (auto s = chess::WriteTextProto(
+          config, out,
+          absl::StrCat("# A network trained by `tuner net` on top of ",
+                       absl::GetFlag(FLAGS_start), "'s evaluation, on ",
+                       absl::GetFlag(FLAGS_data), "\n"));
+      !s.ok()) {
+    return Fail(s, 4);
+  }
+  std::cout << absl::StrFormat(
+                   "positions %d  hidden %d  loss %.6f -> %.6f  (%.1f s)",
+                   train->size(), net.hidden_size(),
+                   chess::NetworkLoss(*train, none, settings.k()),
+                   chess::NetworkLoss(*train, net, settings.k()), t0.Seconds())
+            << "\n";
+  for (const auto& [path, samples] : held_out) {
+    std::cout << absl::StrFormat(
+        "held out %s: %.6f -> %.6f\n", path,
+        chess::NetworkLoss(samples, none, settings.k()),
+        chess::NetworkLoss(samples, net, settings.k()));
+  }
+  return 0;
+}
+
 chess::TexelSettings SettingsFromFlags() {
   chess::TexelSettings s;
   s.set_epochs(absl::GetFlag(FLAGS_epochs));
@@ -202,41 +350,20 @@ chess::TexelSettings SettingsFromFlags() {
 }
 
 int Texel() {
-  const std::string out = chess::CommandLinePath(absl::GetFlag(FLAGS_out));
-  const std::string start_path =
-      chess::CommandLinePath(absl::GetFlag(FLAGS_start));
-  if (out.empty() || start_path.empty() || absl::GetFlag(FLAGS_data).empty()) {
-    return Fail(
-        absl::InvalidArgumentError("texel needs --data, --start and --out"));
-  }
-  auto start = chess::LoadEngineConfig(start_path);
-  if (!start.ok()) return Fail(start.status());
+  absl::StatusOr<FitPaths> paths = FitPathsFromFlags("texel");
+  if (!paths.ok()) return Fail(paths.status());
+  const std::string& out = paths->out;
+  const chess::EngineConfig& start = paths->start;
   chess::TuningRun run;
-  std::vector<std::string> datasets;
   for (absl::string_view d :
        absl::StrSplit(absl::GetFlag(FLAGS_data), ',', absl::SkipEmpty())) {
-    datasets.push_back(chess::CommandLinePath(std::string(d)));
     run.add_datasets(std::string(d));
   }
-  // Each set streams in chunk by chunk; only the coefficients stay.
-  auto positions = [&](const chess::PositionVisitor& visit) {
-    for (const std::string& path : datasets) {
-      absl::Status s = chess::ForEachTrainingChunk(
-          path, [&](const chess::TrainingSet& chunk) {
-            for (const chess::TrainingPosition& p : chunk.positions()) {
-              if (absl::Status s = visit(p); !s.ok())
-                return absl::Status(s.code(),
-                                    absl::StrCat(path, ": ", s.message()));
-            }
-            return absl::OkStatus();
-          });
-      if (!s.ok()) return s;
-    }
-    return absl::OkStatus();
-  };
+  const chess::PositionSource positions =
+      DatasetPositions(DatasetPaths(absl::GetFlag(FLAGS_data)));
   const chess::TexelSettings settings = SettingsFromFlags();
   chess::Stopwatch t0;
-  auto tuned = chess::TuneEvaluation(positions, *start, settings, &std::cerr);
+  auto tuned = chess::TuneEvaluation(positions, start, settings, &std::cerr);
   if (!tuned.ok()) return Fail(tuned.status());
   const double seconds = t0.Seconds();
   tuned->config.set_name(fs::path(out).stem().string());
@@ -257,7 +384,7 @@ int Texel() {
         "not part of the evaluation)\n",
         *tuned->texel.player_offset);
   }
-  std::cout << chess::DescribeChanges(start->eval(), tuned->config.eval());
+  std::cout << chess::DescribeChanges(start.eval(), tuned->config.eval());
   if (const std::string record =
           chess::CommandLinePath(absl::GetFlag(FLAGS_record));
       !record.empty()) {
@@ -377,6 +504,9 @@ const std::vector<chess::Subcommand>& Subcommands() {
        {"data", "start", "out", "record", "epochs", "learning_rate",
         "batch_size", "threads", "k", "blocks", "seed", "l2", "result_weight",
         "refit_epochs"}},
+      {"net",
+       "--data=DATA[,DATA] --start=CONFIG --out=CONFIG",
+       {"data", "valid", "start", "out", "settings"}},
       {"spsa",
        "SPSA.textproto --state=FILE --work_dir=DIR",
        {"state", "work_dir", "slurm_shards", "slurm_cpus", "srun", "sbatch",
@@ -411,7 +541,7 @@ int main(int argc, char** argv) {
     }
   }
   absl::SetProgramUsageMessage(
-      "tuner extract|texel|spsa|loop|report|bench ... (see tuner_main.cc)");
+      "tuner extract|texel|net|spsa|loop|report|bench ... (see tuner_main.cc)");
   std::vector<char*> args = absl::ParseCommandLine(argc, argv);
   ::signal(SIGPIPE, SIG_IGN);
   const std::string command = args.size() > 1 ? args[1] : "";
@@ -419,6 +549,7 @@ int main(int argc, char** argv) {
                           args.end());
   if (command == "extract") return Extract(rest);
   if (command == "texel") return Texel();
+  if (command == "net") return Net();
   if (command == "bench") return Bench();
   if (command == "report") return Report(rest);
   if (command == "spsa" || command == "loop") {
@@ -456,6 +587,6 @@ int main(int argc, char** argv) {
     return 0;
   }
   std::cerr
-      << "usage: tuner extract|texel|spsa|loop|report|bench (see --help)\n";
+      << "usage: tuner extract|texel|net|spsa|loop|report|bench (see --help)\n";
   return 2;
 }

@@ -9,8 +9,9 @@ material.textproto    values only, 10/30/30/50/90/900 scaled to a 100-centipawn 
 pesto.textproto       PeSTO's tapered values and tables
 default.textproto     the strongest evaluation we have, kept as it is: `tuner texel` learned all
                       of it (docs/strength-log.md). With --default_from=TUNED.textproto, the
-                      tuner's output (one number per line) is written there in this layout,
-                      with --default_comment as its header.
+                      tuner's output (one number per line; a network `tuner net` added, one
+                      input's weights per line) is written there in this layout, with
+                      --default_comment as its header.
 """
 import argparse
 import os
@@ -73,7 +74,34 @@ def tuned_eval(path):
         fields = dict(re.findall(r'(\w+): "?([-\w.]+)"?', term))
         lines.append(f'  terms {{ name: "{fields["name"]}" mg: {fields.get("mg", 0)} '
                      f'eg: {fields.get("eg", 0)} }}')
+    network = re.search(r"network \{(.*?)\}", text, re.S)
+    if network:
+        lines.append(network_block(network.group(1)))
     return lines
+
+
+def network_block(body):
+    """A network `tuner net` wrote, one input's weights per line."""
+    def numbers(field):
+        return [int(v) for v in re.findall(r"^\s*" + field + r": (-?\d+)", body, re.M)]
+
+    hidden = numbers("hidden_size")[0]
+    weights = numbers("input_weights")
+
+    def rows(values, width):
+        return ",\n".join("      " + ", ".join(f"{v:4d}" for v in values[i:i + width])
+                          for i in range(0, len(values), width))
+
+    return "\n".join([
+        "  network {",
+        f"    hidden_size: {hidden}",
+        "    # One line per input: ((enemy ? 6 : 0) + piece type) * 64 + square,",
+        "    # from the side to move (engine/network.h).",
+        f"    input_weights: [\n{rows(weights, hidden)}\n    ]",
+        f"    hidden_biases: [\n{rows(numbers('hidden_biases'), 16)}\n    ]",
+        f"    output_weights: [\n{rows(numbers('output_weights'), 16)}\n    ]",
+        f"    output_bias: {numbers('output_bias')[0]}",
+        "  }"])
 
 
 def main():

@@ -1,0 +1,208 @@
+#include "tuner/network_training.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <random>
+
+namespace chess {
+namespace {
+
+const double kLn10Over400 = std::log(10.0) / 400.0;
+constexpr double kCentipawnsPerOutput = 100;  // the output is in pawns
+
+struct FloatNetwork {
+  int hidden = 0;
+  std::vector<float> input_weights;  // [input][hidden]
+  std::vector<float> hidden_biases;
+  std::vector<float> output_weights;
+  float output_bias = 0;
+};
+
+// The output in centipawns; `sums` receives the hidden pre-activations.
+double Forward(const FloatNetwork& net, const uint16_t* inputs, int count,
+               float* sums) {
+  std::copy(net.hidden_biases.begin(), net.hidden_biases.end(), sums);
+  for (int i = 0; i < count; ++i) {
+    const float* w = &net.input_weights[size_t(inputs[i]) * net.hidden];
+    for (int j = 0; j < net.hidden; ++j) sums[j] += w[j];
+  }
+  double out = net.output_bias;
+  for (int j = 0; j < net.hidden; ++j) {
+    const float a = std::clamp(sums[j], 0.0f, 1.0f);
+    out += a * a * net.output_weights[j];
+  }
+  return kCentipawnsPerOutput * out;
+}
+
+int16_t Round16(double x) {
+  return int16_t(std::clamp<double>(std::lround(x),
+                                    std::numeric_limits<int16_t>::min(),
+                                    std::numeric_limits<int16_t>::max()));
+}
+
+NetworkParams Rounded(const FloatNetwork& net) {
+  NetworkParams params;
+  params.set_hidden_size(net.hidden);
+  for (float w : net.input_weights)
+    params.add_input_weights(Round16(w * kNetworkActivationOne));
+  for (float b : net.hidden_biases)
+    params.add_hidden_biases(Round16(b * kNetworkActivationOne));
+  for (float w : net.output_weights)
+    params.add_output_weights(Round16(w * kNetworkOutputOne));
+  params.set_output_bias(int32_t(std::lround(
+      double(net.output_bias) * kNetworkActivationOne * kNetworkOutputOne)));
+  return params;
+}
+
+// Adam over one parameter; `step_size` already holds the bias corrections.
+struct AdamState {
+  std::vector<float> m, v;
+  explicit AdamState(size_t n) : m(n), v(n) {}
+  void Step(size_t i, float& param, float gradient, double step_size) {
+    m[i] = 0.9f * m[i] + 0.1f * gradient;
+    v[i] = 0.999f * v[i] + 0.001f * gradient * gradient;
+    param -= float(step_size * m[i] / (std::sqrt(v[i]) + 1e-8));
+  }
+};
+
+}  // namespace
+
+void NetworkSamples::Add(const Position& pos, int linear_cp, float target) {
+  uint16_t inputs[kMaxPieces];
+  inputs_.insert(inputs_.end(), inputs, inputs + NetworkInputs(pos, inputs));
+  offsets_.push_back(uint32_t(inputs_.size()));
+  linear_.push_back(linear_cp);
+  target_.push_back(target);
+}
+
+void NetworkSamples::Add(const Position& pos, const Evaluator& linear,
+                         const TrainingPosition& position, double result_weight,
+                         double k) {
+  double white = position.result();
+  if (position.has_score_cp()) {
+    white = result_weight * white +
+            (1 - result_weight) * ExpectedScore(k, position.score_cp());
+  }
+  const bool white_to_move = pos.side_to_move() == kWhite;
+  Add(pos, linear.Evaluate(pos), float(white_to_move ? white : 1 - white));
+}
+
+double ExpectedScore(double k, double cp) {
+  return 1.0 / (1.0 + std::exp(-k * kLn10Over400 * cp));
+}
+
+double NetworkLoss(const NetworkSamples& samples, const Network& network,
+                   double k) {
+  double sum = 0;
+  for (size_t i = 0; i < samples.size(); ++i) {
+    const int cp =
+        samples.linear(i) +
+        network.EvaluateInputs(samples.inputs(i), samples.input_count(i));
+    const double error = ExpectedScore(k, cp) - samples.target(i);
+    sum += error * error;
+  }
+  return samples.size() ? sum / samples.size() : 0;
+}
+
+NetworkTraining TrainNetwork(
+    const NetworkSamples& train, const NetworkSettings& settings,
+    const std::function<void(int, const NetworkParams&)>& on_epoch) {
+  const int hidden = std::clamp(settings.hidden_size(), 1, kMaxNetworkHidden);
+  FloatNetwork net;
+  net.hidden = hidden;
+  std::mt19937_64 rng(settings.seed());
+  std::normal_distribution<float> initial(0.0f, 0.1f);
+  net.input_weights.resize(size_t(kNetworkInputs) * hidden);
+  for (float& w : net.input_weights) w = initial(rng);
+  net.hidden_biases.assign(hidden, 0.5f);  // mid-range: every unit learns
+  net.output_weights.assign(hidden, 0.0f);
+
+  AdamState input_adam(net.input_weights.size()), bias_adam(hidden),
+      output_adam(hidden), output_bias_adam(1);
+  std::vector<float> input_gradient(net.input_weights.size());
+  std::vector<char> touched(kNetworkInputs);
+  std::vector<uint16_t> touched_inputs;
+  std::vector<float> bias_gradient(hidden), output_gradient(hidden),
+      sums(hidden), unit_gradient(hidden);
+  std::vector<size_t> order(train.size());
+  std::iota(order.begin(), order.end(), 0);
+
+  const size_t batch = size_t(std::max(1, settings.batch_size()));
+  const double k = settings.k() * kLn10Over400;
+  NetworkTraining result;
+  int64_t steps = 0;
+  for (int epoch = 0; epoch < settings.epochs(); ++epoch) {
+    const double rate = settings.learning_rate() *
+                        (epoch >= settings.epochs() * 3 / 4 ? 0.1 : 1.0);
+    std::shuffle(order.begin(), order.end(), rng);
+    double epoch_loss = 0;
+    for (size_t first = 0; first < order.size(); first += batch) {
+      const size_t last = std::min(order.size(), first + batch);
+      std::fill(bias_gradient.begin(), bias_gradient.end(), 0.0f);
+      std::fill(output_gradient.begin(), output_gradient.end(), 0.0f);
+      double output_bias_gradient = 0;
+      for (size_t n = first; n < last; ++n) {
+        const size_t i = order[n];
+        const uint16_t* inputs = train.inputs(i);
+        const int count = train.input_count(i);
+        const double out = Forward(net, inputs, count, sums.data());
+        const double s = 1.0 / (1.0 + std::exp(-k * (train.linear(i) + out)));
+        const double error = s - train.target(i);
+        epoch_loss += error * error;
+        // d(error^2)/d(output in pawns)
+        const float g =
+            float(2 * error * s * (1 - s) * k * kCentipawnsPerOutput);
+        output_bias_gradient += g;
+        for (int j = 0; j < hidden; ++j) {
+          const float a = std::clamp(sums[j], 0.0f, 1.0f);
+          output_gradient[j] += g * a * a;
+          unit_gradient[j] = sums[j] > 0 && sums[j] < 1
+                                 ? g * net.output_weights[j] * 2 * a
+                                 : 0.0f;
+          bias_gradient[j] += unit_gradient[j];
+        }
+        for (int c = 0; c < count; ++c) {
+          const uint16_t input = inputs[c];
+          float* row = &input_gradient[size_t(input) * hidden];
+          if (!touched[input]) {
+            touched[input] = 1;
+            touched_inputs.push_back(input);
+            std::fill(row, row + hidden, 0.0f);
+          }
+          for (int j = 0; j < hidden; ++j) row[j] += unit_gradient[j];
+        }
+      }
+      ++steps;
+      const double step_size = rate * std::sqrt(1 - std::pow(0.999, steps)) /
+                               (1 - std::pow(0.9, steps));
+      const float scale = 1.0f / float(last - first);
+      // Rows of inputs absent from the batch keep their moments (lazy Adam):
+      // a rare piece-square is not pushed by gradients it never had.
+      for (uint16_t input : touched_inputs) {
+        touched[input] = 0;
+        const size_t row = size_t(input) * hidden;
+        for (int j = 0; j < hidden; ++j) {
+          input_adam.Step(row + j, net.input_weights[row + j],
+                          input_gradient[row + j] * scale, step_size);
+        }
+      }
+      touched_inputs.clear();
+      for (int j = 0; j < hidden; ++j) {
+        bias_adam.Step(j, net.hidden_biases[j], bias_gradient[j] * scale,
+                       step_size);
+        output_adam.Step(j, net.output_weights[j], output_gradient[j] * scale,
+                         step_size);
+      }
+      output_bias_adam.Step(0, net.output_bias,
+                            float(output_bias_gradient) * scale, step_size);
+    }
+    result.epoch_loss.push_back(train.size() ? epoch_loss / train.size() : 0);
+    if (on_epoch) on_epoch(epoch, Rounded(net));
+  }
+  result.params = Rounded(net);
+  return result;
+}
+
+}  // namespace chess

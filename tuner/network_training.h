@@ -1,0 +1,71 @@
+// Training of the evaluation's network (engine/network.h): a residual on top
+// of a config's linear evaluation, fitted by Adam to what a stronger engine's
+// recorded scores say of each position. Float while training; the result is
+// rounded to the engine's fixed point, and its loss is measured through the
+// engine's own integer evaluation.
+#ifndef TUNER_NETWORK_TRAINING_H_
+#define TUNER_NETWORK_TRAINING_H_
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "engine/engine_config.pb.h"
+#include "engine/evaluate.h"
+#include "engine/network.h"
+#include "engine/position.h"
+#include "tuner/tuning.pb.h"
+
+namespace chess {
+
+// Positions as the network sees them, from the side to move: its inputs, the
+// linear evaluation it is added to, and the target it is fitted to.
+class NetworkSamples {
+ public:
+  // `linear_cp`: the linear evaluation (side to move); `target`: the expected
+  // score for the side to move, in [0, 1].
+  void Add(const Position& pos, int linear_cp, float target);
+  // A training position with its recorded score (White's side) and result:
+  // target = w * result + (1 - w) * sigma(k * score), from the side to move;
+  // without a score, the result alone.
+  void Add(const Position& pos, const Evaluator& linear,
+           const TrainingPosition& position, double result_weight, double k);
+
+  size_t size() const { return linear_.size(); }
+  const uint16_t* inputs(size_t i) const { return &inputs_[offsets_[i]]; }
+  int input_count(size_t i) const { return int(offsets_[i + 1] - offsets_[i]); }
+  int linear(size_t i) const { return linear_[i]; }
+  float target(size_t i) const { return target_[i]; }
+
+ private:
+  std::vector<uint32_t> offsets_{0};
+  std::vector<uint16_t> inputs_;
+  std::vector<int> linear_;
+  std::vector<float> target_;
+};
+
+// sigma(k q) for a score q in centipawns: the expected score it predicts.
+double ExpectedScore(double k, double cp);
+
+// Mean squared error of sigma(k (linear + network)) against the targets, with
+// the network evaluated exactly as the engine does; an empty network measures
+// the linear evaluation alone.
+double NetworkLoss(const NetworkSamples& samples, const Network& network,
+                   double k);
+
+struct NetworkTraining {
+  NetworkParams params;
+  std::vector<double> epoch_loss;  // training loss of the float network
+};
+
+// Trains a network from a seeded random start (output weights zero, so that
+// it starts as the linear evaluation); `on_epoch(epoch, params)` sees the
+// rounded network after each epoch.
+NetworkTraining TrainNetwork(
+    const NetworkSamples& train, const NetworkSettings& settings,
+    const std::function<void(int, const NetworkParams&)>& on_epoch = {});
+
+}  // namespace chess
+
+#endif  // TUNER_NETWORK_TRAINING_H_

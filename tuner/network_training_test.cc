@@ -1,0 +1,109 @@
+#include "tuner/network_training.h"
+
+#include "common/textproto.h"
+#include "engine/test_util.h"
+#include "gtest/gtest.h"
+
+namespace chess {
+namespace {
+
+// The side to move's knights minus the enemy's, which no linear evaluation
+// of zero knows: 150 cp each.
+int KnightEdge(const Position& pos) {
+  const Color us = pos.side_to_move();
+  return 150 * (PopCount(pos.pieces(us, kKnight)) -
+                PopCount(pos.pieces(~us, kKnight)));
+}
+
+NetworkSamples KnightSamples(uint64_t seed) {
+  NetworkSamples samples;
+  for (const Position& pos : testing::RandomPlayPositions(300, 160, seed))
+    samples.Add(pos, 0, float(ExpectedScore(1.0, KnightEdge(pos))));
+  return samples;
+}
+
+NetworkSettings SmallSettings() {
+  NetworkSettings settings;
+  settings.set_hidden_size(32);
+  settings.set_epochs(12);
+  settings.set_batch_size(64);
+  settings.set_learning_rate(0.01);
+  return settings;
+}
+
+TEST(NetworkTrainingTest, LearnsWhatTheLinearEvaluationMisses) {
+  const NetworkSamples train = KnightSamples(1), held_out = KnightSamples(2);
+  ASSERT_GT(train.size(), 10000u);
+  int epochs_seen = 0;
+  const NetworkTraining trained = TrainNetwork(
+      train, SmallSettings(), [&](int epoch, const NetworkParams&) {
+        EXPECT_EQ(epoch, epochs_seen++);
+      });
+  EXPECT_EQ(epochs_seen, 12);
+  ASSERT_EQ(trained.epoch_loss.size(), 12u);
+  EXPECT_LT(trained.epoch_loss.back(), trained.epoch_loss.front());
+
+  auto net = Network::FromProto(trained.params);
+  ASSERT_TRUE(net.ok()) << net.status();
+  const double before = NetworkLoss(held_out, Network(), 1.0);
+  const double after = NetworkLoss(held_out, *net, 1.0);
+  EXPECT_LT(after, before / 10) << before << " -> " << after;
+  // The engine's integer evaluation is what was measured, from the position
+  // as from its inputs.
+  const Position pos = testing::RandomPlayPositions(1, 30, 9).back();
+  NetworkSamples one;
+  one.Add(pos, 0, 0.5f);
+  EXPECT_EQ(net->Evaluate(pos),
+            net->EvaluateInputs(one.inputs(0), one.input_count(0)));
+  EXPECT_NEAR(net->Evaluate(pos), KnightEdge(pos), 40) << pos.ToFen();
+}
+
+TEST(NetworkTrainingTest, TheSameSeedTrainsTheSameNetwork) {
+  const NetworkSamples train = KnightSamples(3);
+  NetworkSettings settings = SmallSettings();
+  settings.set_epochs(2);
+  const NetworkParams a = TrainNetwork(train, settings).params;
+  EXPECT_EQ(a.SerializeAsString(),
+            TrainNetwork(train, settings).params.SerializeAsString());
+  settings.set_seed(2);
+  EXPECT_NE(a.SerializeAsString(),
+            TrainNetwork(train, settings).params.SerializeAsString());
+}
+
+// Targets are the side to move's: a recorded score and result from White's
+// side are turned for Black, and blended by result_weight.
+TEST(NetworkTrainingTest, TargetsAreTheSideToMoves) {
+  const EngineConfig config;  // all weights zero: a linear evaluation of 0
+  const Evaluator zero(*EvalWeights::FromProto(config.eval()));
+  TrainingPosition white_wins;
+  white_wins.set_result(1.0f);
+  white_wins.set_score_cp(200);
+  NetworkSamples samples;
+  const Position start = Position::Start();
+  const Position black_to_move = *Position::FromFen(
+      "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+  samples.Add(start, zero, white_wins, 0.0, 1.0);
+  samples.Add(black_to_move, zero, white_wins, 0.0, 1.0);
+  samples.Add(black_to_move, zero, white_wins, 0.5, 1.0);
+  TrainingPosition result_only;
+  result_only.set_result(0.0f);
+  samples.Add(black_to_move, zero, result_only, 0.0, 1.0);
+  EXPECT_NEAR(samples.target(0), ExpectedScore(1.0, 200), 1e-6);
+  EXPECT_NEAR(samples.target(1), 1 - ExpectedScore(1.0, 200), 1e-6);
+  EXPECT_NEAR(samples.target(2), 0.5 * 0 + 0.5 * (1 - ExpectedScore(1.0, 200)),
+              1e-6);
+  EXPECT_FLOAT_EQ(samples.target(3), 1.0f);
+  EXPECT_EQ(samples.input_count(0), 32);
+  EXPECT_EQ(samples.linear(0), 0);
+}
+
+TEST(NetworkTrainingTest, TheShippedSettingsParse) {
+  auto settings =
+      ReadTextProto<NetworkSettings>("configs/tuning/network.textproto");
+  ASSERT_TRUE(settings.ok()) << settings.status();
+  EXPECT_EQ(settings->hidden_size(), 32);
+  EXPECT_EQ(settings->result_weight(), 0.0);
+}
+
+}  // namespace
+}  // namespace chess
