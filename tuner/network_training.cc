@@ -9,7 +9,6 @@
 namespace chess {
 namespace {
 
-const double kLn10Over400 = std::log(10.0) / 400.0;
 constexpr double kCentipawnsPerOutput = 100;  // the output is in pawns
 
 struct FloatNetwork {
@@ -80,17 +79,13 @@ void NetworkSamples::Add(const Position& pos, int linear_cp, float target) {
 void NetworkSamples::Add(const Position& pos, const Evaluator& linear,
                          const TrainingPosition& position, double result_weight,
                          double k) {
-  double white = position.result();
-  if (position.has_score_cp()) {
-    white = result_weight * white +
-            (1 - result_weight) * ExpectedScore(k, position.score_cp());
-  }
+  const double white =
+      position.has_score_cp()
+          ? BlendedTarget(position.result(), position.score_cp(), result_weight,
+                          k)
+          : position.result();
   const bool white_to_move = pos.side_to_move() == kWhite;
   Add(pos, linear.Evaluate(pos), float(white_to_move ? white : 1 - white));
-}
-
-double ExpectedScore(double k, double cp) {
-  return 1.0 / (1.0 + std::exp(-k * kLn10Over400 * cp));
 }
 
 double NetworkLoss(const NetworkSamples& samples, const Network& network,
@@ -130,7 +125,8 @@ NetworkTraining TrainNetwork(
   std::iota(order.begin(), order.end(), 0);
 
   const size_t batch = size_t(std::max(1, settings.batch_size()));
-  const double k = settings.k() * kLn10Over400;
+  // d sigma(k q) / dq = sigma (1 - sigma) * slope
+  const double slope = settings.k() * kLn10Over400;
   NetworkTraining result;
   int64_t steps = 0;
   for (int epoch = 0; epoch < settings.epochs(); ++epoch) {
@@ -148,12 +144,12 @@ NetworkTraining TrainNetwork(
         const uint16_t* inputs = train.inputs(i);
         const int count = train.input_count(i);
         const double out = Forward(net, inputs, count, sums.data());
-        const double s = 1.0 / (1.0 + std::exp(-k * (train.linear(i) + out)));
+        const double s = ExpectedScore(settings.k(), train.linear(i) + out);
         const double error = s - train.target(i);
         epoch_loss += error * error;
         // d(error^2)/d(output in pawns)
         const float g =
-            float(2 * error * s * (1 - s) * k * kCentipawnsPerOutput);
+            float(2 * error * s * (1 - s) * slope * kCentipawnsPerOutput);
         output_bias_gradient += g;
         for (int j = 0; j < hidden; ++j) {
           const float a = std::clamp(sums[j], 0.0f, 1.0f);

@@ -15,6 +15,7 @@
 #include "engine/evaluate.h"
 #include "engine/network.h"
 #include "engine/position.h"
+#include "tuner/expected_score.h"
 #include "tuner/tuning.pb.h"
 
 namespace chess {
@@ -44,9 +45,6 @@ class NetworkSamples {
   std::vector<int> linear_;
   std::vector<float> target_;
 };
-
-// sigma(k q) for a score q in centipawns: the expected score it predicts.
-double ExpectedScore(double k, double cp);
 
 // Mean squared error of sigma(k (linear + network)) against the targets, with
 // the network evaluated exactly as the engine does; an empty network measures

@@ -3,6 +3,7 @@
 #include "common/textproto.h"
 #include "engine/test_util.h"
 #include "gtest/gtest.h"
+#include "tuner/expected_score.h"
 
 namespace chess {
 namespace {

@@ -6,14 +6,10 @@
 #include <random>
 #include <thread>
 
+#include "tuner/expected_score.h"
+
 namespace chess {
 namespace {
-
-const double kLn10Over400 = std::log(10.0) / 400.0;
-
-double Sigmoid(double k, double q) {
-  return 1.0 / (1.0 + std::exp(-k * kLn10Over400 * q));
-}
 
 bool HasPlayerOffset(const Weights& w) { return w.size() > kPlayerOffset; }
 double PlayerOffset(const Weights& w) {
@@ -27,8 +23,7 @@ void CoefficientSet::BlendTargets(double result_weight, double k) {
   if (result_weight >= 1) return;
   for (size_t i = 0; i < result_.size(); ++i) {
     if (std::isnan(score_[i])) continue;
-    target_[i] = float(result_weight * result_[i] +
-                       (1 - result_weight) * Sigmoid(k, score_[i]));
+    target_[i] = float(BlendedTarget(result_[i], score_[i], result_weight, k));
   }
 }
 
@@ -127,7 +122,7 @@ double Loss(const CoefficientSet& set, const Weights& w, double k, int threads,
       }
       const double share = set.mg_share(i);
       const int sign = set.player_sign(i);
-      const double s = Sigmoid(
+      const double s = ExpectedScore(
           k, mg * share + eg * (1 - share) + offset * sign + set.fixed_cp(i));
       const double error = set.result(i) - s;
       loss += error * error;
