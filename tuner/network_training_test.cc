@@ -102,7 +102,7 @@ TEST(NetworkTrainingTest, TheShippedSettingsParse) {
   auto settings =
       ReadTextProto<NetworkSettings>("configs/tuning/network.textproto");
   ASSERT_TRUE(settings.ok()) << settings.status();
-  EXPECT_EQ(settings->hidden_size(), 32);
+  EXPECT_EQ(settings->hidden_size(), 64);
   EXPECT_EQ(settings->result_weight(), 0.0);
 }
 
