@@ -87,12 +87,9 @@ absl::Status ValidateEngineConfig(const EngineConfig& config) {
       !w.ok()) {
     return w.status();
   }
-  if (config.eval().has_network()) {
-    if (absl::StatusOr<Network> net =
-            Network::FromProto(config.eval().network());
-        !net.ok()) {
-      return net.status();
-    }
+  if (absl::StatusOr<Network> net = Network::FromEval(config.eval());
+      !net.ok()) {
+    return net.status();
   }
   const google::protobuf::Reflection* reflection =
       config.search().GetReflection();

@@ -86,6 +86,11 @@ absl::StatusOr<Network> Network::FromProto(const NetworkParams& params) {
   return net;
 }
 
+absl::StatusOr<Network> Network::FromEval(const EvalParams& eval) {
+  if (!eval.has_network()) return Network();
+  return FromProto(eval.network());
+}
+
 int NetworkInputs(const Position& pos, uint16_t* inputs) {
   int count = 0;
   const Color us = pos.side_to_move();

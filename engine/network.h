@@ -48,6 +48,8 @@ class Network {
   // Checks the sizes, that every weight fits 16 bits and that no hidden sum
   // can overflow them, naming the field.
   static absl::StatusOr<Network> FromProto(const NetworkParams& params);
+  // The network of `eval`, or none (an empty network) when it has none.
+  static absl::StatusOr<Network> FromEval(const EvalParams& eval);
 
   bool empty() const { return hidden_ == 0; }
   int hidden_size() const { return hidden_; }

@@ -96,8 +96,7 @@ EvalWeights WeightsOf(const EngineConfig& config) {
   return *EvalWeights::FromProto(config.eval());
 }
 Network NetworkOf(const EngineConfig& config) {
-  if (!config.eval().has_network()) return Network();
-  return *Network::FromProto(config.eval().network());
+  return *Network::FromEval(config.eval());
 }
 
 }  // namespace

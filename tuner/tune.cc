@@ -37,12 +37,8 @@ absl::StatusOr<TunedConfig> TuneEvaluation(const PositionSource& positions,
   if (!weights.ok()) return weights.status();
   // A network is held: its output is part of each position's evaluation
   // while the linear weights are fitted around it, and it is kept.
-  Network network;
-  if (start.eval().has_network()) {
-    absl::StatusOr<Network> net = Network::FromProto(start.eval().network());
-    if (!net.ok()) return net.status();
-    network = *std::move(net);
-  }
+  absl::StatusOr<Network> network = Network::FromEval(start.eval());
+  if (!network.ok()) return network.status();
   CoefficientSet in_order;
   absl::Status read = positions([&](const TrainingPosition& tp) {
     absl::StatusOr<Position> pos = Position::FromFen(tp.fen());
@@ -55,7 +51,7 @@ absl::StatusOr<TunedConfig> TuneEvaluation(const PositionSource& positions,
           absl::StrCat("training position ", in_order.size(), ": player_sign ",
                        tp.player_sign(), " (must be -1, 0 or 1)"));
     }
-    const int network_cp = network.Evaluate(*pos);
+    const int network_cp = network->Evaluate(*pos);
     in_order.Add(
         *pos, tp.result(), weights->phase_weight,
         tp.has_score_cp() ? std::optional<int>(tp.score_cp()) : std::nullopt,
