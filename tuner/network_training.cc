@@ -6,6 +6,8 @@
 #include <numeric>
 #include <random>
 
+#include "absl/strings/str_cat.h"
+
 namespace chess {
 namespace {
 
@@ -86,6 +88,28 @@ void NetworkSamples::Add(const Position& pos, const Evaluator& linear,
           : position.result();
   const bool white_to_move = pos.side_to_move() == kWhite;
   Add(pos, linear.Evaluate(pos), float(white_to_move ? white : 1 - white));
+}
+
+absl::Status ValidateNetworkSettings(const NetworkSettings& s) {
+  auto invalid = [](auto&&... parts) {
+    return absl::InvalidArgumentError(absl::StrCat("settings: ", parts...));
+  };
+  if (s.hidden_size() < kNetworkBlock || s.hidden_size() > kMaxNetworkHidden ||
+      s.hidden_size() % kNetworkBlock != 0) {
+    return invalid("hidden_size = ", s.hidden_size(), " is not a multiple of ",
+                   kNetworkBlock, " in [", kNetworkBlock, ", ",
+                   kMaxNetworkHidden, "]");
+  }
+  if (s.epochs() < 0) return invalid("epochs = ", s.epochs(), " is negative");
+  if (s.batch_size() < 1)
+    return invalid("batch_size = ", s.batch_size(), " is below 1");
+  if (!(s.learning_rate() > 0) || !std::isfinite(s.learning_rate()))
+    return invalid("learning_rate = ", s.learning_rate(), " is not positive");
+  if (!(s.k() > 0) || !std::isfinite(s.k()))
+    return invalid("k = ", s.k(), " is not positive");
+  if (!(s.result_weight() >= 0 && s.result_weight() <= 1))
+    return invalid("result_weight = ", s.result_weight(), " is not in [0, 1]");
+  return absl::OkStatus();
 }
 
 double NetworkLoss(const NetworkSamples& samples, const Network& network,

@@ -11,6 +11,7 @@
 #include <optional>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "engine/engine_config.pb.h"
 #include "engine/evaluate.h"
 #include "engine/network.h"
@@ -56,6 +57,10 @@ struct NetworkTraining {
   NetworkParams params;
   std::vector<double> epoch_loss;  // training loss of the float network
 };
+
+// Whether TrainNetwork can train with `settings` a network the engine can
+// load; the error names the field.
+absl::Status ValidateNetworkSettings(const NetworkSettings& settings);
 
 // Trains a network from a seeded random start (output weights zero, so that
 // it starts as the linear evaluation); `on_epoch(epoch, params)` sees the

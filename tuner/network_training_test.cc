@@ -98,6 +98,27 @@ TEST(NetworkTrainingTest, TargetsAreTheSideToMoves) {
   EXPECT_EQ(samples.linear(0), 0);
 }
 
+// Settings that would train a network the engine refuses, or that cannot
+// train at all, are refused before any data is read, naming the field.
+TEST(NetworkTrainingTest, RefusesSettingsItCannotTrainWith) {
+  EXPECT_TRUE(ValidateNetworkSettings(SmallSettings()).ok());
+  auto refused = [](void (*change)(NetworkSettings&), const char* field) {
+    NetworkSettings settings = SmallSettings();
+    change(settings);
+    const absl::Status s = ValidateNetworkSettings(settings);
+    EXPECT_FALSE(s.ok()) << field;
+    EXPECT_NE(s.message().find(field), absl::string_view::npos) << s.message();
+  };
+  refused([](NetworkSettings& s) { s.set_hidden_size(40); }, "hidden_size");
+  refused([](NetworkSettings& s) { s.set_hidden_size(2048); }, "hidden_size");
+  refused([](NetworkSettings& s) { s.set_epochs(-1); }, "epochs");
+  refused([](NetworkSettings& s) { s.set_batch_size(0); }, "batch_size");
+  refused([](NetworkSettings& s) { s.set_learning_rate(0); }, "learning_rate");
+  refused([](NetworkSettings& s) { s.set_k(-1); }, "k =");
+  refused([](NetworkSettings& s) { s.set_result_weight(1.5); },
+          "result_weight");
+}
+
 TEST(NetworkTrainingTest, TheShippedSettingsParse) {
   auto settings =
       ReadTextProto<NetworkSettings>("configs/tuning/network.textproto");

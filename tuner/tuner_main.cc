@@ -271,6 +271,8 @@ int Net() {
     if (!read.ok()) return Fail(read.status());
     settings = *read;
   }
+  if (absl::Status s = chess::ValidateNetworkSettings(settings); !s.ok())
+    return Fail(s);
   // Configs are validated when loaded, so their weights convert.
   const chess::Evaluator linear(*chess::EvalWeights::FromProto(start.eval()));
   auto train = NetworkSamplesOf(DatasetPaths(absl::GetFlag(FLAGS_data)), linear,
@@ -282,29 +284,52 @@ int Net() {
     if (!samples.ok()) return Fail(samples.status());
     held_out.emplace_back(path, *std::move(samples));
   }
-  const chess::Network none;
-  auto losses = [&](const chess::Network& net) {
+  auto held_out_losses = [&](const chess::Network& net) {
+    std::vector<double> losses;
+    for (const auto& [path, samples] : held_out)
+      losses.push_back(chess::NetworkLoss(samples, net, settings.k()));
+    return losses;
+  };
+  auto named = [&](const std::vector<double>& losses) {
     std::string line;
-    for (const auto& [path, samples] : held_out) {
+    for (size_t i = 0; i < held_out.size(); ++i) {
       absl::StrAppend(
           &line,
-          absl::StrFormat("  %s %.6f", fs::path(path).filename().string(),
-                          chess::NetworkLoss(samples, net, settings.k())));
+          absl::StrFormat("  %s %.6f",
+                          fs::path(held_out[i].first).filename().string(),
+                          losses[i]));
     }
     return line;
   };
+  // The linear evaluation's losses, the baseline of every line printed.
+  const chess::Network none;
+  const double linear_train_loss =
+      chess::NetworkLoss(*train, none, settings.k());
+  const std::vector<double> linear_held_out_loss = held_out_losses(none);
   std::cerr << absl::StrFormat("%d positions; linear evaluation: train %.6f",
-                               train->size(),
-                               chess::NetworkLoss(*train, none, settings.k()))
-            << losses(none) << "\n";
+                               train->size(), linear_train_loss)
+            << named(linear_held_out_loss) << "\n";
   chess::Stopwatch t0;
   const chess::NetworkTraining trained = chess::TrainNetwork(
       *train, settings, [&](int epoch, const chess::NetworkParams& params) {
         std::cerr << absl::StrFormat("epoch %d (%.0f s)", epoch + 1,
-                                     t0.Seconds())
-                  << losses(*chess::Network::FromProto(params)) << "\n";
+                                     t0.Seconds());
+        // Weights grown too large for the engine's 16-bit sums: said, and
+        // refused at the end.
+        absl::StatusOr<chess::Network> net = chess::Network::FromProto(params);
+        std::cerr << (net.ok() ? named(held_out_losses(*net))
+                               : absl::StrCat("  ", net.status().message()))
+                  << "\n";
       });
-  const chess::Network net = *chess::Network::FromProto(trained.params);
+  absl::StatusOr<chess::Network> net =
+      chess::Network::FromProto(trained.params);
+  if (!net.ok()) {
+    return Fail(absl::InvalidArgumentError(
+        absl::StrCat("the trained network cannot be evaluated exactly (",
+                     net.status().message(),
+                     "); a smaller learning_rate or fewer epochs keep its "
+                     "weights smaller")));
+  }
   chess::EngineConfig config = start;
   *config.mutable_eval()->mutable_network() = trained.params;
   config.set_name(fs::path(out).stem().string());
@@ -318,15 +343,14 @@ int Net() {
   }
   std::cout << absl::StrFormat(
                    "positions %d  hidden %d  loss %.6f -> %.6f  (%.1f s)",
-                   train->size(), net.hidden_size(),
-                   chess::NetworkLoss(*train, none, settings.k()),
-                   chess::NetworkLoss(*train, net, settings.k()), t0.Seconds())
+                   train->size(), net->hidden_size(), linear_train_loss,
+                   chess::NetworkLoss(*train, *net, settings.k()), t0.Seconds())
             << "\n";
-  for (const auto& [path, samples] : held_out) {
+  for (size_t i = 0; i < held_out.size(); ++i) {
     std::cout << absl::StrFormat(
-        "held out %s: %.6f -> %.6f\n", path,
-        chess::NetworkLoss(samples, none, settings.k()),
-        chess::NetworkLoss(samples, net, settings.k()));
+        "held out %s: %.6f -> %.6f\n", held_out[i].first,
+        linear_held_out_loss[i],
+        chess::NetworkLoss(held_out[i].second, *net, settings.k()));
   }
   return 0;
 }
