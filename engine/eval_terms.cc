@@ -262,8 +262,50 @@ Bitboard OutpostSquares(Color us, Bitboard our_pawn_attacks,
   return out;
 }
 
+// One side's part of the pawn structure, and its kPawnTerms counts.
+void AnalysePawnSide(Color us, Bitboard our_pawns, Bitboard their_pawns,
+                     PawnStructure& out, PawnTermCounts& counts) {
+  const Color them = Color(us ^ 1);
+  const int sign = us == kWhite ? 1 : -1;
+  const Bitboard their_pawn_attacks = PawnAttacksOf(them, their_pawns);
+  const Bitboard our_pawn_attacks = PawnAttacksOf(us, our_pawns);
+  auto add = [&](EvalTerm term) { counts[PawnTermIndex(term)] += sign; };
+  for (Bitboard b = our_pawns; b;) {
+    const Square s = PopLowest(b);
+    const int file = FileOf(s), rank = RankOf(s);
+    const Bitboard ahead = AheadOf(us, rank);
+    const Square stop = us == kWhite ? s + 8 : s - 8;
+    // A pawn behind one of its own is not passed: the front one is.
+    if (!(their_pawns & ahead & (FileMask(file) | NeighbourFiles(file))) &&
+        !(our_pawns & ahead & FileMask(file))) {
+      const int relative_rank = us == kWhite ? rank : 7 - rank;  // 1..6
+      add(EvalTerm(kPassedRank2 + relative_rank - 1));
+      out.passed[us] |= SquareBit(s);
+    }
+    if (our_pawns & ahead & FileMask(file)) add(kDoubledPawn);
+    const bool opposed = their_pawns & ahead & FileMask(file);
+    if (!(our_pawns & NeighbourFiles(file))) {
+      add(kIsolatedPawn);
+      if (!opposed) add(kWeakUnopposedPawn);
+    } else if (!(our_pawns & NeighbourFiles(file) & ~AheadOf(us, rank)) &&
+               (their_pawn_attacks & SquareBit(stop))) {
+      add(kBackwardPawn);
+      if (!opposed) add(kWeakUnopposedPawn);
+    }
+    if (our_pawn_attacks & SquareBit(s)) add(kSupportedPawn);
+    if (our_pawns & NeighbourFiles(file) & RankMask(rank)) add(kPhalanxPawn);
+  }
+  out.outposts[us] = OutpostSquares(us, our_pawn_attacks, their_pawns);
+  const Bitboard our_ranks = us == kWhite
+                                 ? RankMask(1) | RankMask(2) | RankMask(3)
+                                 : RankMask(6) | RankMask(5) | RankMask(4);
+  out.space[us] =
+      PopCount(kCenterFiles & our_ranks & ~our_pawns & ~their_pawn_attacks);
+}
+
 // Where one side's pieces and pawns stand, apart from what they attack.
 void CountPlacement(const Position& pos, Color us, int sign,
+                    const PawnStructure& structure,
                     std::array<int, kNumEvalTerms>& counts) {
   const Color them = Color(us ^ 1);
   const Bitboard our_pawns = pos.pieces(us, kPawn);
@@ -278,21 +320,54 @@ void CountPlacement(const Position& pos, Color us, int sign,
   }
   counts[kRookOnSeventh] +=
       sign * PopCount(pos.pieces(us, kRook) & (us == kWhite ? kRank7 : kRank2));
-  const Bitboard pawns = our_pawns | pos.pieces(them, kPawn);
-  if (!(pawns & KingFlank(FileOf(pos.king_square(them)))))
+  const Bitboard all_pawns = our_pawns | pos.pieces(them, kPawn);
+  if (!(all_pawns & KingFlank(FileOf(pos.king_square(them)))))
     counts[kKingPawnlessFlank] += sign;
-  const Bitboard our_ranks = us == kWhite
-                                 ? RankMask(1) | RankMask(2) | RankMask(3)
-                                 : RankMask(6) | RankMask(5) | RankMask(4);
-  const Bitboard safe = kCenterFiles & our_ranks & ~our_pawns &
-                        ~PawnAttacksOf(them, pos.pieces(them, kPawn));
   const int pieces = PopCount(pos.pieces(us) & ~our_pawns) - 1;
-  counts[kSpace] += sign * PopCount(safe) * pieces / 4;
+  counts[kSpace] += sign * structure.space[us] * pieces / 4;
   CountPiecePlacement(pos, us, sign, counts);
 }
 
+// Our passed pawns' terms that depend on more than pawns: their path, the
+// kings, blockers, rooks and support.
+void CountPassedPawns(const Position& pos, Color us, int sign, Bitboard passed,
+                      std::array<int, kNumEvalTerms>& counts) {
+  const Color them = Color(us ^ 1);
+  const Bitboard occupied = pos.occupied();
+  const Bitboard our_pawns = pos.pieces(us, kPawn);
+  const Bitboard their_pawns = pos.pieces(them, kPawn);
+  const Bitboard our_pawn_attacks = PawnAttacksOf(us, our_pawns);
+  const Square their_king = pos.king_square(them);
+  const Square our_king = pos.king_square(us);
+  for (Bitboard b = passed; b;) {
+    const Square s = PopLowest(b);
+    const int file = FileOf(s), rank = RankOf(s);
+    const Bitboard ahead = AheadOf(us, rank);
+    const Square stop = us == kWhite ? s + 8 : s - 8;
+    const int relative_rank = us == kWhite ? rank : 7 - rank;  // 1..6
+    const int scale = relative_rank * (relative_rank - 1) / 2;
+    if (!(occupied & ahead & FileMask(file)))
+      counts[kPassedFreePath] += sign * scale;
+    counts[kPassedTheirKingDistance] +=
+        sign * scale * std::min(Distance(their_king, stop), 5);
+    counts[kPassedOurKingDistance] +=
+        sign * scale * std::min(Distance(our_king, stop), 5);
+    if (pos.pieces(them) & SquareBit(stop))
+      counts[kPassedBlocked] += sign * scale;
+    if (pos.pieces(us, kRook) & FileMask(file) & ~AheadOf(us, rank))
+      counts[kPassedRookBehind] += sign;
+    if ((our_pawn_attacks & SquareBit(s)) ||
+        (our_pawns & NeighbourFiles(file) & RankMask(rank)))
+      counts[kPassedConnected] += sign * scale;
+    if (!(pos.pieces(them) & ~their_pawns & ~pos.pieces(them, kKing)) &&
+        Unstoppable(pos, us, s, relative_rank))
+      counts[kPassedUnstoppable] += sign;
+  }
+}
+
 // One side's counts, added to `counts` with `sign`; its attacks in `map`.
-void CountSide(const Position& pos, Color us, int sign, AttackMap& map,
+void CountSide(const Position& pos, Color us, int sign,
+               const PawnStructure& pawns, AttackMap& map,
                std::array<int, kNumEvalTerms>& counts) {
   const Color them = Color(us ^ 1);
   const Bitboard occupied = pos.occupied();
@@ -332,49 +407,7 @@ void CountSide(const Position& pos, Color us, int sign, AttackMap& map,
       sign * PopCount(our_pawn_attacks & pos.pieces(them) & ~their_pawns &
                       ~pos.pieces(them, kKing));
 
-  const Square our_king = pos.king_square(us);
-  for (Bitboard b = our_pawns; b;) {
-    const Square s = PopLowest(b);
-    const int file = FileOf(s), rank = RankOf(s);
-    const Bitboard ahead = AheadOf(us, rank);
-    const Square stop = us == kWhite ? s + 8 : s - 8;
-    // A pawn behind one of its own is not passed: the front one is.
-    if (!(their_pawns & ahead & (FileMask(file) | NeighbourFiles(file))) &&
-        !(our_pawns & ahead & FileMask(file))) {
-      const int relative_rank = us == kWhite ? rank : 7 - rank;  // 1..6
-      counts[kPassedRank2 + relative_rank - 1] += sign;
-      const int scale = relative_rank * (relative_rank - 1) / 2;
-      if (!(occupied & ahead & FileMask(file)))
-        counts[kPassedFreePath] += sign * scale;
-      counts[kPassedTheirKingDistance] +=
-          sign * scale * std::min(Distance(their_king, stop), 5);
-      counts[kPassedOurKingDistance] +=
-          sign * scale * std::min(Distance(our_king, stop), 5);
-      if (pos.pieces(them) & SquareBit(stop))
-        counts[kPassedBlocked] += sign * scale;
-      if (pos.pieces(us, kRook) & FileMask(file) & ~AheadOf(us, rank))
-        counts[kPassedRookBehind] += sign;
-      if ((our_pawn_attacks & SquareBit(s)) ||
-          (our_pawns & NeighbourFiles(file) & RankMask(rank)))
-        counts[kPassedConnected] += sign * scale;
-      if (!(pos.pieces(them) & ~their_pawns & ~pos.pieces(them, kKing)) &&
-          Unstoppable(pos, us, s, relative_rank))
-        counts[kPassedUnstoppable] += sign;
-    }
-    if (our_pawns & ahead & FileMask(file)) counts[kDoubledPawn] += sign;
-    const bool opposed = their_pawns & ahead & FileMask(file);
-    if (!(our_pawns & NeighbourFiles(file))) {
-      counts[kIsolatedPawn] += sign;
-      if (!opposed) counts[kWeakUnopposedPawn] += sign;
-    } else if (!(our_pawns & NeighbourFiles(file) & ~AheadOf(us, rank)) &&
-               (their_pawn_attacks & SquareBit(stop))) {
-      counts[kBackwardPawn] += sign;
-      if (!opposed) counts[kWeakUnopposedPawn] += sign;
-    }
-    if (our_pawn_attacks & SquareBit(s)) counts[kSupportedPawn] += sign;
-    if (our_pawns & NeighbourFiles(file) & RankMask(rank))
-      counts[kPhalanxPawn] += sign;
-  }
+  CountPassedPawns(pos, us, sign, pawns.passed[us], counts);
 
   if (MoreThanOne(pos.pieces(us, kBishop))) counts[kBishopPair] += sign;
   for (Bitboard b = pos.pieces(us, kRook); b;) {
@@ -418,14 +451,14 @@ void CountSide(const Position& pos, Color us, int sign, AttackMap& map,
       us == kWhite ? Shift<-8>(their_pawns) : Shift<8>(their_pawns);
   counts[kKingStormBlocked] += sign * PopCount(storm & blocked);
 
-  const Bitboard outposts = OutpostSquares(us, our_pawn_attacks, their_pawns);
+  const Bitboard outposts = pawns.outposts[us];
   counts[kKnightOutpost] += sign * PopCount(pos.pieces(us, kKnight) & outposts);
   counts[kBishopOutpost] += sign * PopCount(pos.pieces(us, kBishop) & outposts);
   for (Bitboard b = pos.pieces(us, kKnight); b;) {
     if (KnightAttacks(PopLowest(b)) & outposts & ~occupied)
       counts[kKnightReachableOutpost] += sign;
   }
-  CountPlacement(pos, us, sign, counts);
+  CountPlacement(pos, us, sign, pawns, counts);
 }
 
 // The squares from which our pieces would check the enemy king and that no
@@ -536,13 +569,33 @@ void CountEndings(const Position& pos, std::array<int, kNumEvalTerms>& counts) {
 
 const char* EvalTermName(int term) { return kNames[term]; }
 
-std::array<int, kNumEvalTerms> CountEvalTerms(const Position& pos) {
+PawnStructure AnalysePawns(Bitboard white_pawns, Bitboard black_pawns,
+                           PawnTermCounts& counts) {
+  PawnStructure out;
+  counts = {};
+  AnalysePawnSide(kWhite, white_pawns, black_pawns, out, counts);
+  AnalysePawnSide(kBlack, black_pawns, white_pawns, out, counts);
+  return out;
+}
+
+std::array<int, kNumEvalTerms> CountPieceTerms(const Position& pos,
+                                               const PawnStructure& pawns) {
   std::array<int, kNumEvalTerms> counts{};
   AttackMap white, black;
-  CountSide(pos, kWhite, 1, white, counts);
-  CountSide(pos, kBlack, -1, black, counts);
+  CountSide(pos, kWhite, 1, pawns, white, counts);
+  CountSide(pos, kBlack, -1, pawns, black, counts);
   CountAttacks(pos, white, black, counts);
   CountEndings(pos, counts);
+  return counts;
+}
+
+std::array<int, kNumEvalTerms> CountEvalTerms(const Position& pos) {
+  PawnTermCounts pawn_counts;
+  const PawnStructure pawns = AnalysePawns(
+      pos.pieces(kWhite, kPawn), pos.pieces(kBlack, kPawn), pawn_counts);
+  std::array<int, kNumEvalTerms> counts = CountPieceTerms(pos, pawns);
+  for (int i = 0; i < kNumPawnTerms; ++i)
+    counts[kPawnTerms[i]] += pawn_counts[i];
   return counts;
 }
 

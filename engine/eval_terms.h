@@ -155,6 +155,39 @@ const char* EvalTermName(int term);
 // The terms of `pos`, White's count minus Black's.
 std::array<int, kNumEvalTerms> CountEvalTerms(const Position& pos);
 
+// The terms that depend on the pawns of both sides alone, in the order of the
+// counts AnalysePawns fills.
+constexpr EvalTerm kPawnTerms[] = {
+    kPassedRank2,  kPassedRank3,   kPassedRank4, kPassedRank5,
+    kPassedRank6,  kPassedRank7,   kDoubledPawn, kIsolatedPawn,
+    kBackwardPawn, kSupportedPawn, kPhalanxPawn, kWeakUnopposedPawn};
+constexpr int kNumPawnTerms = sizeof(kPawnTerms) / sizeof(kPawnTerms[0]);
+using PawnTermCounts = std::array<int, kNumPawnTerms>;
+// Where a term of kPawnTerms stands in it; -1 for any other term.
+constexpr int PawnTermIndex(EvalTerm term) {
+  for (int i = 0; i < kNumPawnTerms; ++i)
+    if (kPawnTerms[i] == term) return i;
+  return -1;
+}
+
+// What the pawns alone decide that the other terms need, so that a cache by
+// pawn structure can keep it (engine/pawn_cache.h): each side's passed pawns,
+// outpost squares and number of safe central squares.
+struct PawnStructure {
+  Bitboard passed[2] = {};
+  Bitboard outposts[2] = {};
+  int space[2] = {};
+};
+// The structure of these pawns, and the kPawnTerms counts (White's minus
+// Black's) in `counts`.
+PawnStructure AnalysePawns(Bitboard white_pawns, Bitboard black_pawns,
+                           PawnTermCounts& counts);
+
+// The terms of `pos` but kPawnTerms (0 here), given its pawn structure:
+// CountEvalTerms is this plus the structure's counts.
+std::array<int, kNumEvalTerms> CountPieceTerms(const Position& pos,
+                                               const PawnStructure& pawns);
+
 }  // namespace chess
 
 #endif  // ENGINE_EVAL_TERMS_H_

@@ -25,6 +25,25 @@ Evaluator::Evaluator(const EvalWeights& weights)
   }
 }
 
+PawnEntry Evaluator::PawnTerms(const Position& pos, PawnCache* cache) const {
+  const Bitboard white = pos.pieces(kWhite, kPawn);
+  const Bitboard black = pos.pieces(kBlack, kPawn);
+  if (cache) {
+    if (const PawnEntry* hit = cache->Probe(white, black)) return *hit;
+  }
+  PawnEntry entry;
+  entry.white_pawns = white;
+  entry.black_pawns = black;
+  PawnTermCounts counts;
+  entry.structure = AnalysePawns(white, black, counts);
+  for (int i = 0; i < kNumPawnTerms; ++i) {
+    entry.mg += counts[i] * terms_[kMg][kPawnTerms[i]];
+    entry.eg += counts[i] * terms_[kEg][kPawnTerms[i]];
+  }
+  if (cache) cache->Store(entry);
+  return entry;
+}
+
 int ReferenceEvaluate(const Position& pos, const EvalWeights& weights) {
   int mg = 0, eg = 0;
   for (const FeatureCount& fc : CountFeatures(pos)) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "engine/eval_weights.h"
+#include "engine/pawn_cache.h"
 #include "engine/position.h"
 
 namespace chess {
@@ -14,7 +15,10 @@ class Evaluator {
  public:
   explicit Evaluator(const EvalWeights& weights);
 
-  int Evaluate(const Position& pos) const {
+  int Evaluate(const Position& pos) const { return Evaluate(pos, nullptr); }
+  // The same, with the pawn structure's part from `pawns` when it has it
+  // (stored there when not); `pawns` holds this evaluator's weights only.
+  int Evaluate(const Position& pos, PawnCache* pawns) const {
     int mg = 0, eg = 0, phase = 0;
     for (Bitboard b = pos.occupied(); b;) {
       const Square s = PopLowest(b);
@@ -28,7 +32,11 @@ class Evaluator {
     mg += sign * tempo_[kMg];
     eg += sign * tempo_[kEg];
     if (has_terms_) {
-      const std::array<int, kNumEvalTerms> counts = CountEvalTerms(pos);
+      const PawnEntry pawn_entry = PawnTerms(pos, pawns);
+      mg += pawn_entry.mg;
+      eg += pawn_entry.eg;
+      const std::array<int, kNumEvalTerms> counts =
+          CountPieceTerms(pos, pawn_entry.structure);
       for (int t = 0; t < kNumEvalTerms; ++t) {
         mg += counts[t] * terms_[kMg][t];
         eg += counts[t] * terms_[kEg][t];
@@ -43,6 +51,9 @@ class Evaluator {
   int table_[2][16][64] = {};
   int tempo_[2];
   int phase_of_[16] = {};
+  // The pawn structure of `pos` and its terms weighed, from `cache` if there.
+  PawnEntry PawnTerms(const Position& pos, PawnCache* cache) const;
+
   bool has_terms_ = false;  // skips counting terms that all weigh 0
   int terms_[2][kNumEvalTerms] = {};
 };

@@ -55,6 +55,15 @@ TEST(EvaluateTest, FastEqualsReferenceWithEveryTerm) {
     ASSERT_EQ(evaluator.Evaluate(pos), ReferenceEvaluate(pos, weights))
         << pos.ToFen();
   }
+  // Through a pawn cache, cold and then warm (two positions share a slot
+  // whenever their pawns collide in a table this small), the same again.
+  PawnCache cache(4);
+  for (int pass = 0; pass < 2; ++pass) {
+    for (const Position& pos : testing::RandomPlayPositions(300, 120, 11)) {
+      ASSERT_EQ(evaluator.Evaluate(pos, &cache), evaluator.Evaluate(pos))
+          << pos.ToFen() << " pass " << pass;
+    }
+  }
   // Colour symmetry: the mirrored position counts every term negated.
   auto a = Position::FromFen(
       "r1bqk2r/pp3ppp/2n2n2/2bpp3/2B1P3/2NP1N2/PPP2PPP/R1BQ1RK1 w kq - 0 7");
@@ -64,6 +73,16 @@ TEST(EvaluateTest, FastEqualsReferenceWithEveryTerm) {
   const auto ca = CountEvalTerms(*a), cb = CountEvalTerms(*b);
   for (int t = 0; t < kNumEvalTerms; ++t)
     EXPECT_EQ(ca[t], -cb[t]) << EvalTermName(t);
+}
+
+TEST(EvalTermsTest, PawnTermsAreWhatThePawnsAloneDecide) {
+  for (int i = 0; i < kNumPawnTerms; ++i)
+    EXPECT_EQ(PawnTermIndex(kPawnTerms[i]), i);
+  EXPECT_EQ(PawnTermIndex(kMobilityKnight), -1);
+  // The same pawns with other pieces and kings: the same pawn-term counts.
+  const auto a = TermsOf("4k3/8/3P4/8/P7/P1P5/4P3/4K3 w - - 0 1");
+  const auto b = TermsOf("1q2k1n1/2r5/3P4/8/P7/P1P5/4P3/R1B1K1Q1 b - - 0 1");
+  for (EvalTerm t : kPawnTerms) EXPECT_EQ(a[t], b[t]) << EvalTermName(t);
 }
 
 TEST(EvalTermsTest, PawnStructureAndPiecesCountedByHand) {

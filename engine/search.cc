@@ -115,6 +115,7 @@ void Engine::SetConfig(const EngineConfig& config) {
   evaluator_ = Evaluator(WeightsOf(config));
   network_ = NetworkOf(config);
   eval_cache_.Clear();
+  pawn_cache_.Clear();
   if (resize) tt_.Resize(params_.hash_mb());
   const double divisor = params_.lmr_divisor_x100() / 100.0;
   for (int d = 0; d < 64; ++d) {
@@ -150,7 +151,7 @@ const int* Engine::ContinuationRow(int ply, int back) const {
 int Engine::Evaluate(const Position& pos) {
   if (const std::optional<int> cached = eval_cache_.Probe(pos.key()))
     return *cached;
-  int score = evaluator_.Evaluate(pos) + network_.Evaluate(pos);
+  int score = evaluator_.Evaluate(pos, &pawn_cache_) + network_.Evaluate(pos);
   if (const int noise = params_.eval_noise_cp(); noise > 0) {
     uint64_t h = Mix(pos.key() ^ Mix(params_.eval_noise_seed() + 1));
     score += int(h % uint64_t(2 * noise + 1)) - noise;

@@ -158,6 +158,7 @@ class Engine {
   Evaluator evaluator_;
   Network network_;  // added to evaluator_'s score; empty when none
   EvalCache eval_cache_;
+  PawnCache pawn_cache_;  // of evaluator_'s weights
   CorrectionHistory correction_;
   TranspositionTable tt_;
   int reductions_[64][64];
