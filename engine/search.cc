@@ -552,11 +552,14 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
       depth >= params_.singular_min_depth() && entry &&
       (entry->bound == kBoundLower || entry->bound == kBoundExact) &&
       entry->depth >= depth - 3 && std::abs(tt_score) < kMateBound;
-  const bool futile = prune_quiets && params_.futility_pruning() &&
-                      depth <= params_.futility_max_depth() &&
-                      static_eval + params_.futility_base_cp() +
-                              params_.futility_margin_cp() * depth <=
-                          alpha;
+  // Whether quiet moves judged at `prune_depth` cannot reach alpha.
+  auto futile = [&](int prune_depth) {
+    return prune_quiets && params_.futility_pruning() &&
+           prune_depth <= params_.futility_max_depth() &&
+           static_eval + params_.futility_base_cp() +
+                   params_.futility_margin_cp() * prune_depth <=
+               alpha;
+  };
   const int late_move_count =
       prune_quiets && params_.late_move_pruning() &&
               depth <= params_.lmp_max_depth()
@@ -595,11 +598,20 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
       only_noisy_left = true;
       continue;
     }
+    // A quiet move may be judged at the depth its late-move reduction would
+    // leave it (pruning_lmr_depth).
+    const int prune_depth =
+        quiet && params_.pruning_lmr_depth()
+            ? std::max(0, depth - 1 -
+                              reductions_[std::min(depth, 63)]
+                                         [std::min<int>(i + 1, 63)])
+            : depth;
     if (see_prunable && escaped_mate &&
-        (quiet ? !SeeAtLeast(pos, m, -params_.see_quiet_margin_cp() * depth)
-               : scores[i] < 0 && !SeeAtLeast(pos, m,
-                                              -params_.see_noisy_margin_cp() *
-                                                  depth * depth))) {
+        (quiet
+             ? !SeeAtLeast(pos, m, -params_.see_quiet_margin_cp() * prune_depth)
+             : scores[i] < 0 && !SeeAtLeast(pos, m,
+                                            -params_.see_noisy_margin_cp() *
+                                                depth * depth))) {
       continue;
     }
     int extension = 0;
@@ -616,7 +628,7 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
     }
     // Futile quiet moves are skipped unless they check: known without making
     // them.
-    if (may_prune && futile && !pos.GivesCheck(m)) continue;
+    if (may_prune && futile(prune_depth) && !pos.GivesCheck(m)) continue;
     Position child = pos;
     child.MakeMove(m);
     const bool gives_check = child.InCheck();

@@ -81,6 +81,7 @@ EngineConfig EverySearchSwitch() {
   s->set_cut_node_reduction(2);
   s->set_order_capture_history(true);
   s->set_pawn_correction(true);
+  s->set_pruning_lmr_depth(true);
   return config;
 }
 
