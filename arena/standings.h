@@ -1,5 +1,6 @@
 // Standings of a match from its games, in any order: per pairing W-D-L, Elo
-// from game pairs, the SPRT's LLR, terminations; and the summary that
+// from game pairs, the SPRT's LLR (and its verdict where it first crossed a
+// bound, which does depend on the order), terminations; and the summary that
 // `arena` prints and writes to result.textproto.
 #ifndef ARENA_STANDINGS_H_
 #define ARENA_STANDINGS_H_
@@ -11,6 +12,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "arena/exit_code.h"
 #include "arena/log_reader.h"
@@ -73,7 +75,16 @@ class Standings {
                        &e.penta.ww};
       ++*bucket[half_points];
       e.open_pairs.erase(g.round());
-      if (config_.has_sprt()) e.llr = SprtLlr(Sprt(), e.penta);
+      if (config_.has_sprt()) {
+        e.llr = SprtLlr(Sprt(), e.penta);
+        // The test stops where the LLR first crosses a bound: the games
+        // already under way when it did still count towards the Elo, but
+        // cannot take the verdict back.
+        if (e.decision == SprtDecision::kContinue) {
+          e.decision = SprtDecide(Sprt(), e.llr);
+          e.decided_after_games = e.tri.games();
+        }
+      }
     }
     ++terminations_[GameRecord::Termination_Name(g.termination())];
     ++played_;
@@ -106,13 +117,19 @@ class Standings {
       s.set_llr(e.llr);
       s.set_llr_lower(sprt.lower_bound());
       s.set_llr_upper(sprt.upper_bound());
-      switch (SprtDecide(sprt, s.llr())) {
+      // Games finished after the crossing may have moved the LLR since.
+      const std::string after =
+          e.decided_after_games == e.tri.games()
+              ? ""
+              : absl::StrCat(" (its bound crossed after ",
+                             e.decided_after_games, " games)");
+      switch (e.decision) {
         case SprtDecision::kAcceptH0:
-          s.set_sprt("H0 accepted");
+          s.set_sprt(absl::StrCat("H0 accepted", after));
           s.set_sprt_verdict(SPRT_ACCEPT_H0);
           break;
         case SprtDecision::kAcceptH1:
-          s.set_sprt("H1 accepted");
+          s.set_sprt(absl::StrCat("H1 accepted", after));
           s.set_sprt_verdict(SPRT_ACCEPT_H1);
           break;
         case SprtDecision::kContinue:
@@ -127,7 +144,7 @@ class Standings {
   SprtDecision Decision() const {
     if (!config_.has_sprt() || per_pairing_.empty())
       return SprtDecision::kContinue;
-    return SprtDecide(Sprt(), per_pairing_[0].llr);
+    return per_pairing_[0].decision;
   }
 
   MatchSummary Build(int scheduled) const {
@@ -153,6 +170,10 @@ class Standings {
     Pentanomial penta;
     std::map<int, std::vector<double>> open_pairs;  // round -> points so far
     double llr = 0;  // of `penta`, kept current by Add
+    // The SPRT's verdict where the LLR first crossed a bound, in the order
+    // the games were added (a log's order is the order they finished).
+    SprtDecision decision = SprtDecision::kContinue;
+    int decided_after_games = 0;
   };
   SprtParams Sprt() const {
     const SprtConfig& c = config_.sprt();

@@ -49,6 +49,36 @@ void AddPair(Standings& standings, const MatchConfig& config, int pairing,
   }
 }
 
+// The games still under way when the LLR crosses a bound are logged and
+// counted, and may pull the LLR back inside: the verdict stays.
+TEST(StandingsTest, TheSprtVerdictIsWhereTheLlrFirstCrossedABound) {
+  const MatchConfig config = Config(R"(
+    players { name: "new" config {} }
+    players { name: "old" config {} }
+    sprt { elo0: 0 elo1: 10 }
+  )");
+  Standings standings(config);
+  int round = 0;
+  // Mixed pairs with a steady edge for "new" until H1 is accepted.
+  while (standings.Decision() == SprtDecision::kContinue && round < 10000) {
+    const double second = round % 3 == 0 ? 1 : round % 3 == 1 ? 0.5 : 0;
+    AddPair(standings, config, 0, round++, round % 2 ? 1 : 0.5, second);
+  }
+  ASSERT_EQ(standings.Decision(), SprtDecision::kAcceptH1);
+  const int decided_after = 2 * round;
+  // Two lost pairs finished after it: the LLR falls below the bound.
+  AddPair(standings, config, 0, round++, 0, 0);
+  AddPair(standings, config, 0, round++, 0, 0);
+  const PairingSummary summary = standings.Build(100000).pairings(0);
+  EXPECT_LT(summary.llr(), summary.llr_upper());
+  EXPECT_EQ(standings.Decision(), SprtDecision::kAcceptH1);
+  EXPECT_EQ(summary.sprt_verdict(), SPRT_ACCEPT_H1);
+  EXPECT_EQ(summary.sprt(),
+            absl::StrCat("H1 accepted (its bound crossed after ", decided_after,
+                         " games)"));
+  EXPECT_EQ(summary.games(), decided_after + 4);
+}
+
 TEST(StandingsTest, PlayersAreRatedAgainstTheConfigsAnchors) {
   const MatchConfig config = Config(kLadder);
   Standings standings(config);
