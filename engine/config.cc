@@ -147,6 +147,7 @@ void DisableSelectiveSearch(SearchParams* p) {
   p->set_delta_pruning(false);
   p->set_cut_node_reduction(0);
   p->set_pawn_correction(false);
+  p->set_pruning_lmr_depth(false);
 }
 
 }  // namespace chess
