@@ -82,7 +82,8 @@ class Standings {
         // cannot take the verdict back.
         if (e.decision == SprtDecision::kContinue) {
           e.decision = SprtDecide(Sprt(), e.llr);
-          e.decided_after_games = e.tri.games();
+          if (e.decision != SprtDecision::kContinue)
+            e.decided_after_games = e.tri.games();
         }
       }
     }

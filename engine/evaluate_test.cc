@@ -51,7 +51,8 @@ TEST(EvaluateTest, FastEqualsReferenceWithEveryTerm) {
     weights.weight[kEg][kTermFeatures + t] = 11 - 5 * t;
   }
   const Evaluator evaluator(weights);
-  for (const Position& pos : testing::RandomPlayPositions(300, 120, 11)) {
+  const auto positions = testing::RandomPlayPositions(300, 120, 11);
+  for (const Position& pos : positions) {
     ASSERT_EQ(evaluator.Evaluate(pos), ReferenceEvaluate(pos, weights))
         << pos.ToFen();
   }
@@ -59,7 +60,7 @@ TEST(EvaluateTest, FastEqualsReferenceWithEveryTerm) {
   // whenever their pawns collide in a table this small), the same again.
   PawnCache cache(4);
   for (int pass = 0; pass < 2; ++pass) {
-    for (const Position& pos : testing::RandomPlayPositions(300, 120, 11)) {
+    for (const Position& pos : positions) {
       ASSERT_EQ(evaluator.Evaluate(pos, &cache), evaluator.Evaluate(pos))
           << pos.ToFen() << " pass " << pass;
     }
