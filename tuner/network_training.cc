@@ -57,6 +57,34 @@ NetworkParams Rounded(const FloatNetwork& net) {
   return params;
 }
 
+// The float network that rounds to `params` (Rounded's inverse).
+FloatNetwork Unrounded(const NetworkParams& params) {
+  FloatNetwork net;
+  net.hidden = params.hidden_size();
+  for (int w : params.input_weights())
+    net.input_weights.push_back(float(w) / kNetworkActivationOne);
+  for (int b : params.hidden_biases())
+    net.hidden_biases.push_back(float(b) / kNetworkActivationOne);
+  for (int w : params.output_weights())
+    net.output_weights.push_back(float(w) / kNetworkOutputOne);
+  net.output_bias = float(double(params.output_bias()) /
+                          (double(kNetworkActivationOne) * kNetworkOutputOne));
+  return net;
+}
+
+// A seeded random network whose output weights are zero: it adds nothing to
+// the linear evaluation until it learns.
+FloatNetwork RandomNetwork(int hidden, std::mt19937_64& rng) {
+  FloatNetwork net;
+  net.hidden = hidden;
+  std::normal_distribution<float> initial(0.0f, 0.1f);
+  net.input_weights.resize(size_t(kNetworkInputs) * hidden);
+  for (float& w : net.input_weights) w = initial(rng);
+  net.hidden_biases.assign(hidden, 0.5f);  // mid-range: every unit learns
+  net.output_weights.assign(hidden, 0.0f);
+  return net;
+}
+
 // Adam over one parameter; `step_size` already holds the bias corrections.
 struct AdamState {
   std::vector<float> m, v;
@@ -127,16 +155,15 @@ double NetworkLoss(const NetworkSamples& samples, const Network& network,
 
 NetworkTraining TrainNetwork(
     const NetworkSamples& train, const NetworkSettings& settings,
-    const std::function<void(int, const NetworkParams&)>& on_epoch) {
-  const int hidden = std::clamp(settings.hidden_size(), 1, kMaxNetworkHidden);
-  FloatNetwork net;
-  net.hidden = hidden;
+    const std::function<void(int, const NetworkParams&)>& on_epoch,
+    const NetworkParams* initial) {
   std::mt19937_64 rng(settings.seed());
-  std::normal_distribution<float> initial(0.0f, 0.1f);
-  net.input_weights.resize(size_t(kNetworkInputs) * hidden);
-  for (float& w : net.input_weights) w = initial(rng);
-  net.hidden_biases.assign(hidden, 0.5f);  // mid-range: every unit learns
-  net.output_weights.assign(hidden, 0.0f);
+  FloatNetwork net =
+      initial
+          ? Unrounded(*initial)
+          : RandomNetwork(
+                std::clamp(settings.hidden_size(), 1, kMaxNetworkHidden), rng);
+  const int hidden = net.hidden;
 
   AdamState input_adam(net.input_weights.size()), bias_adam(hidden),
       output_adam(hidden), output_bias_adam(1);

@@ -71,6 +71,28 @@ TEST(NetworkTrainingTest, TheSameSeedTrainsTheSameNetwork) {
             TrainNetwork(train, settings).params.SerializeAsString());
 }
 
+// Training can go on from a network: with no epochs it is returned exactly
+// (the float weights round back to the same integers), and more epochs on new
+// positions start from what it knew instead of from nothing.
+TEST(NetworkTrainingTest, GoesOnFromAGivenNetwork) {
+  const NetworkSamples first = KnightSamples(4), more = KnightSamples(5);
+  NetworkSettings settings = SmallSettings();
+  settings.set_epochs(3);
+  const NetworkParams start = TrainNetwork(first, settings).params;
+
+  settings.set_epochs(0);
+  EXPECT_EQ(TrainNetwork(more, settings, {}, &start).params.SerializeAsString(),
+            start.SerializeAsString());
+
+  settings.set_epochs(1);
+  const NetworkTraining continued = TrainNetwork(more, settings, {}, &start);
+  const NetworkTraining afresh = TrainNetwork(more, settings);
+  const double start_loss = NetworkLoss(more, *Network::FromProto(start), 1.0);
+  EXPECT_LT(continued.epoch_loss[0], afresh.epoch_loss[0]);
+  EXPECT_LT(NetworkLoss(more, *Network::FromProto(continued.params), 1.0),
+            start_loss);
+}
+
 // Targets are the side to move's: a recorded score and result from White's
 // side are turned for Black, and blended by result_weight.
 TEST(NetworkTrainingTest, TargetsAreTheSideToMoves) {

@@ -258,6 +258,24 @@ absl::StatusOr<chess::NetworkSamples> NetworkSamplesOf(
   return samples;
 }
 
+// Whether `start` has a network that `settings` can go on training.
+absl::Status CheckContinuable(const chess::EngineConfig& start,
+                              const chess::NetworkSettings& settings) {
+  const std::string start_path = absl::GetFlag(FLAGS_start);
+  if (!start.eval().has_network()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("settings: continue_from_start, but ", start_path,
+                     " has no eval.network to continue from"));
+  }
+  if (start.eval().network().hidden_size() != settings.hidden_size()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "settings: hidden_size = ", settings.hidden_size(), ", but ",
+        start_path, "'s eval.network has hidden_size ",
+        start.eval().network().hidden_size(), " to continue from"));
+  }
+  return absl::OkStatus();
+}
+
 int Net() {
   absl::StatusOr<FitPaths> paths = FitPathsFromFlags("net");
   if (!paths.ok()) return Fail(paths.status());
@@ -273,6 +291,12 @@ int Net() {
   }
   if (absl::Status s = chess::ValidateNetworkSettings(settings); !s.ok())
     return Fail(s);
+  const chess::NetworkParams* initial = nullptr;
+  if (settings.continue_from_start()) {
+    if (absl::Status s = CheckContinuable(start, settings); !s.ok())
+      return Fail(s);
+    initial = &start.eval().network();
+  }
   // Configs are validated when loaded, so their weights convert.
   const chess::Evaluator linear(*chess::EvalWeights::FromProto(start.eval()));
   auto train = NetworkSamplesOf(DatasetPaths(absl::GetFlag(FLAGS_data)), linear,
@@ -309,9 +333,18 @@ int Net() {
   std::cerr << absl::StrFormat("%d positions; linear evaluation: train %.6f",
                                train->size(), linear_train_loss)
             << named(linear_held_out_loss) << "\n";
+  if (initial) {
+    // Loaded configs hold networks the engine can evaluate.
+    const chess::Network start_net = *chess::Network::FromProto(*initial);
+    std::cerr << absl::StrFormat(
+                     "start network: train %.6f",
+                     chess::NetworkLoss(*train, start_net, settings.k()))
+              << named(held_out_losses(start_net)) << "\n";
+  }
   chess::Stopwatch t0;
   const chess::NetworkTraining trained = chess::TrainNetwork(
-      *train, settings, [&](int epoch, const chess::NetworkParams& params) {
+      *train, settings,
+      [&](int epoch, const chess::NetworkParams& params) {
         std::cerr << absl::StrFormat("epoch %d (%.0f s)", epoch + 1,
                                      t0.Seconds());
         // Weights grown too large for the engine's 16-bit sums: said, and
@@ -320,7 +353,8 @@ int Net() {
         std::cerr << (net.ok() ? named(held_out_losses(*net))
                                : absl::StrCat("  ", net.status().message()))
                   << "\n";
-      });
+      },
+      initial);
   absl::StatusOr<chess::Network> net =
       chess::Network::FromProto(trained.params);
   if (!net.ok()) {

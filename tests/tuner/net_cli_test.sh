@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# `tuner net` end to end: a network trained on top of `default` from scratch
+# and one that goes on from `default`'s own (continue_from_start): with no
+# epochs that is `default` again, move for move; settings that cannot continue
+# (another hidden size, a start config without a network) are refused with
+# exit 2, naming the field.
+set -uo pipefail
+TUNER="$PWD/$1"
+UCI="$PWD/$2"
+DEFAULT="$PWD/configs/engines/default.textproto"
+PESTO="$PWD/configs/engines/pesto.textproto"
+WORK="${TEST_TMPDIR:-$(mktemp -d)}/net_cli"
+rm -rf "$WORK"; mkdir -p "$WORK"; cd "$WORK"
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# A few positions with made-up scores, enough for a batch or two.
+for i in $(seq 1 40); do
+  cat <<DATA
+rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - ce $((i % 7 - 3)); c9 "1/2-1/2";
+r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - ce $((20 + i)); c9 "1-0";
+8/5k2/8/3P4/8/8/5K2/8 w - - ce $((150 + i)); c9 "1-0";
+4k3/8/8/8/8/8/4q3/4K3 w - - ce -$((900 + i)); c9 "0-1";
+DATA
+done >data.epd
+
+settings() {  # HIDDEN EPOCHS CONTINUE
+  printf 'hidden_size: %s\nepochs: %s\nbatch_size: 32\ncontinue_from_start: %s\nresult_weight: 0\n' \
+    "$1" "$2" "$3" >settings.textproto
+}
+bench() { "$UCI" --config="$1" bench 2>&1 | grep -o '^[0-9]* nodes'; }
+
+settings 64 0 true
+"$TUNER" net --data=data.epd --start="$DEFAULT" --out=same.textproto \
+  --settings=settings.textproto >same.txt 2>&1 || fail "0 epochs from default: $(tail -2 same.txt)"
+grep -q "^start network: train" same.txt || fail "no start network loss: $(cat same.txt)"
+want=$(bench "$DEFAULT"); got=$(bench same.textproto)
+echo "bench: default $want, default's network gone on 0 epochs $got"
+[[ -n "$want" && "$want" == "$got" ]] || fail "the network changed with no epochs: $want vs $got"
+
+settings 64 2 true
+"$TUNER" net --data=data.epd --start="$DEFAULT" --out=more.textproto \
+  --settings=settings.textproto >more.txt 2>&1 || fail "2 epochs from default: $(tail -2 more.txt)"
+grep -q "^positions 160 " more.txt || fail "unexpected summary: $(cat more.txt)"
+[[ -n "$(bench more.textproto)" ]] || fail "the continued network does not play"
+
+settings 32 1 false
+"$TUNER" net --data=data.epd --start="$DEFAULT" --out=fresh.textproto \
+  --settings=settings.textproto >fresh.txt 2>&1 || fail "a fresh 32-unit network: $(tail -2 fresh.txt)"
+grep -q "^start network" fresh.txt && fail "a fresh network reported a start network"
+
+refused() {  # START NEEDLE
+  "$TUNER" net --data=data.epd --start="$1" --out=refused.textproto \
+    --settings=settings.textproto >refused.txt 2>&1
+  local rc=$?
+  (( rc == 2 )) || fail "expected exit 2 for $2, got $rc: $(cat refused.txt)"
+  grep -qF -- "$2" refused.txt || fail "message lacks '$2': $(cat refused.txt)"
+  [[ -e refused.textproto ]] && fail "a refused run wrote its --out"
+  echo "refused: $(head -1 refused.txt)"
+}
+settings 32 1 true
+refused "$DEFAULT" "hidden_size = 32"
+settings 64 1 true
+refused "$PESTO" "no eval.network to continue from"
+
+(( failures == 0 )) && echo PASS
+exit $(( failures > 0 ))
