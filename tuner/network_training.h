@@ -63,9 +63,9 @@ struct NetworkTraining {
 absl::Status ValidateNetworkSettings(const NetworkSettings& settings);
 
 // Trains a network from a seeded random start (output weights zero, so that
-// it starts as the linear evaluation), or from `initial` when given (its
-// hidden_size is the one trained); `on_epoch(epoch, params)` sees the rounded
-// network after each epoch.
+// it starts as the linear evaluation), or from `initial` when given (one that
+// Network::FromProto accepts; its hidden_size is the one trained);
+// `on_epoch(epoch, params)` sees the rounded network after each epoch.
 NetworkTraining TrainNetwork(
     const NetworkSamples& train, const NetworkSettings& settings,
     const std::function<void(int, const NetworkParams&)>& on_epoch = {},
