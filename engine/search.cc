@@ -463,6 +463,47 @@ int Engine::Minimax(const Position& pos, int depth, int ply) {
   return best;
 }
 
+std::optional<int> Engine::ProbCut(const Position& pos, int probcut_beta,
+                                   int static_eval, int depth, int ply,
+                                   bool cut_node,
+                                   const std::optional<TTEntry>& entry) {
+  // The table already knows a search about as deep that stayed below it.
+  if (entry && entry->depth >= depth - 3 && entry->bound != kBoundLower &&
+      ScoreFromTT(entry->score, ply) < probcut_beta) {
+    return std::nullopt;
+  }
+  MoveList moves;
+  GenerateLegal<GenMode::kNoisy>(pos, moves);
+  int scores[256];
+  const Move tt_move = entry ? Move::FromBits(entry->move) : Move::None();
+  ScoreMoves(pos, moves, tt_move, ply, scores);
+  const int probcut_depth = depth - 4;
+  for (size_t i = 0; i < moves.size(); ++i) {
+    PickNext(moves, scores, i);
+    const Move m = moves[i];
+    if (!SeeAtLeast(pos, m, probcut_beta - static_eval)) continue;
+    Position child = pos;
+    child.MakeMove(m);
+    keys_[root_key_index_ + ply + 1] = child.key();
+    path_moves_[ply] = m;
+    path_pieces_[ply] = pos.piece_on(m.from());
+    int score = -Quiescence(child, -probcut_beta, -probcut_beta + 1, ply + 1);
+    if (score >= probcut_beta && probcut_depth > 0) {
+      score = -AlphaBeta(child, -probcut_beta, -probcut_beta + 1, probcut_depth,
+                         ply + 1, false, !cut_node, true);
+    }
+    if (stop_.load(std::memory_order_relaxed)) return 0;
+    if (score >= probcut_beta) {
+      if (params_.hash_mb() > 0) {
+        tt_.Store(pos.key(), m, ScoreToTT(score, ply), probcut_depth + 1,
+                  kBoundLower);
+      }
+      return score;
+    }
+  }
+  return std::nullopt;
+}
+
 int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
                       int ply, bool pv_node, bool cut_node, bool allow_null) {
   pv_length_[ply] = ply;
@@ -533,6 +574,14 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
                                  ply + 1, false, !cut_node, false);
     if (stop_.load(std::memory_order_relaxed)) return 0;
     if (score >= beta) return score >= kMateBound ? beta : score;
+  }
+  if (params_.probcut() && prunable && depth >= params_.probcut_min_depth() &&
+      std::abs(beta) < kMateBound) {
+    if (const std::optional<int> score =
+            ProbCut(pos, beta + params_.probcut_margin_cp(), static_eval, depth,
+                    ply, cut_node, entry)) {
+      return *score;
+    }
   }
 
   MoveList moves = LegalMoves(pos);

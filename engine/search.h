@@ -106,6 +106,11 @@ class Engine {
                 bool pv_node, bool cut_node, bool allow_null);
   int Minimax(const Position& pos, int depth, int ply);
   int Quiescence(const Position& pos, int alpha, int beta, int ply);
+  // ProbCut (SearchParams.probcut): the score to cut this node with, when a
+  // good capture beats `probcut_beta` at reduced depth.
+  std::optional<int> ProbCut(const Position& pos, int probcut_beta,
+                             int static_eval, int depth, int ply, bool cut_node,
+                             const std::optional<TTEntry>& entry);
   // The static evaluation that pruning reads: `eval` (corrected), or the
   // table's score when its bound says the true value lies beyond it
   // (tt_eval_correction).

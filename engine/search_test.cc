@@ -82,6 +82,8 @@ EngineConfig EverySearchSwitch() {
   s->set_order_capture_history(true);
   s->set_pawn_correction(true);
   s->set_pruning_lmr_depth(true);
+  s->set_probcut(true);
+  s->set_probcut_min_depth(4);  // so that the short searches here try it
   return config;
 }
 
