@@ -484,9 +484,7 @@ std::optional<int> Engine::ProbCut(const Position& pos, int probcut_beta,
     if (!SeeAtLeast(pos, m, probcut_beta - static_eval)) continue;
     Position child = pos;
     child.MakeMove(m);
-    keys_[root_key_index_ + ply + 1] = child.key();
-    path_moves_[ply] = m;
-    path_pieces_[ply] = pos.piece_on(m.from());
+    RecordPathMove(pos, child, m, ply);
     int score = -Quiescence(child, -probcut_beta, -probcut_beta + 1, ply + 1);
     if (score >= probcut_beta && probcut_depth > 0) {
       score = -AlphaBeta(child, -probcut_beta, -probcut_beta + 1, probcut_depth,
@@ -681,9 +679,7 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
     Position child = pos;
     child.MakeMove(m);
     const bool gives_check = child.InCheck();
-    keys_[root_key_index_ + ply + 1] = child.key();
-    path_moves_[ply] = m;
-    path_pieces_[ply] = pos.piece_on(m.from());
+    RecordPathMove(pos, child, m, ply);
     if (params_.check_extension() && gives_check) extension = 1;
     const int new_depth = depth - 1 + extension;
 

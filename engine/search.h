@@ -106,6 +106,15 @@ class Engine {
                 bool pv_node, bool cut_node, bool allow_null);
   int Minimax(const Position& pos, int depth, int ply);
   int Quiescence(const Position& pos, int alpha, int beta, int ply);
+  // What a search of `child`, reached from `pos` by `m` at `ply`, reads of
+  // its path: the key for repetitions, the move and piece for continuation
+  // history.
+  void RecordPathMove(const Position& pos, const Position& child, Move m,
+                      int ply) {
+    keys_[root_key_index_ + ply + 1] = child.key();
+    path_moves_[ply] = m;
+    path_pieces_[ply] = pos.piece_on(m.from());
+  }
   // ProbCut (SearchParams.probcut): the score to cut this node with, when a
   // good capture beats `probcut_beta` at reduced depth.
   std::optional<int> ProbCut(const Position& pos, int probcut_beta,
