@@ -5,8 +5,10 @@
 #include <cstring>
 #include <thread>
 
+#include "engine/game.h"
 #include "engine/see.h"
 #include "engine/time_budget.h"
+#include "engine/winnable.h"
 
 namespace chess {
 namespace {
@@ -152,6 +154,7 @@ int Engine::Evaluate(const Position& pos) {
   if (const std::optional<int> cached = eval_cache_.Probe(pos.key()))
     return *cached;
   int score = evaluator_.Evaluate(pos, &pawn_cache_) + network_.Evaluate(pos);
+  if (params_.drawn_endings()) score = ScaleByWinnable(pos, score);
   if (const int noise = params_.eval_noise_cp(); noise > 0) {
     uint64_t h = Mix(pos.key() ^ Mix(params_.eval_noise_seed() + 1));
     score += int(h % uint64_t(2 * noise + 1)) - noise;
@@ -200,6 +203,7 @@ bool Engine::ShouldStop() {
 
 bool Engine::IsDraw(const Position& pos, int ply) const {
   if (pos.halfmove_clock() >= 100) return true;
+  if (params_.drawn_endings() && IsInsufficientMaterial(pos)) return true;
   const size_t index = root_key_index_ + ply;
   const size_t reach = std::min<size_t>(pos.halfmove_clock(), index);
   for (size_t back = 4; back <= reach; back += 2) {

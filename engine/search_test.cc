@@ -84,6 +84,7 @@ EngineConfig EverySearchSwitch() {
   s->set_pruning_lmr_depth(true);
   s->set_probcut(true);
   s->set_probcut_min_depth(4);  // so that the short searches here try it
+  s->set_drawn_endings(true);
   return config;
 }
 
@@ -159,6 +160,18 @@ TEST(SearchTest, FiftyMoveRuleInsideTheSearch) {
   EXPECT_EQ(draw.score, 0);
   SearchInfo lost = SearchDepth("k7/8/8/8/8/8/q7/7K w - - 0 80", 6);
   EXPECT_LT(lost.score, -500);
+}
+
+TEST(SearchTest, DrawnEndingsKnowALonePieceCannotWin) {
+  // White's bishop against Black's last pawn: Kxf4 leaves bishop against king.
+  const char* fen = "8/8/4k3/8/5p2/3BK3/8/8 w - - 0 1";
+  EngineConfig config = DefaultEngineConfig();
+  EXPECT_GT(SearchDepth(fen, 8, config).score, 100);
+  config.mutable_search()->set_drawn_endings(true);
+  EXPECT_EQ(SearchDepth(fen, 8, config).score, 0);
+  // A knight against a bishop: neither side can win, whoever is to move.
+  EXPECT_EQ(SearchDepth("b7/8/4k3/8/8/4K3/8/7N w - - 0 1", 6, config).score, 0);
+  EXPECT_EQ(SearchDepth("b7/8/4k3/8/8/4K3/8/7N b - - 0 1", 6, config).score, 0);
 }
 
 TEST(SearchTest, MateScoresSurviveTheTableAtAnotherPly) {
