@@ -7,6 +7,7 @@ namespace {
 
 constexpr int kMinorUnits = 3;
 constexpr int kRookUnits = 5;
+constexpr int kQueenUnits = 9;
 
 // Non-pawn material in the usual 3-3-5-9 units: the rules below are about
 // which pieces are on the board, not about tuned values.
@@ -14,7 +15,7 @@ int PieceUnits(const Position& pos, Color c) {
   return kMinorUnits *
              PopCount(pos.pieces(c, kKnight) | pos.pieces(c, kBishop)) +
          kRookUnits * PopCount(pos.pieces(c, kRook)) +
-         9 * PopCount(pos.pieces(c, kQueen));
+         kQueenUnits * PopCount(pos.pieces(c, kQueen));
 }
 
 }  // namespace
