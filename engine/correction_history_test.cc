@@ -1,15 +1,12 @@
 #include "engine/correction_history.h"
 
+#include "engine/test_util.h"
 #include "gtest/gtest.h"
 
 namespace chess {
 namespace {
 
-Position FromFen(const char* fen) {
-  absl::StatusOr<Position> pos = Position::FromFen(fen);
-  EXPECT_TRUE(pos.ok()) << pos.status();
-  return *pos;
-}
+using ::chess::testing::FromFen;
 
 const char kStructure[] =
     "r1bqkb1r/pp3ppp/2n1pn2/3p4/3P4/2N1PN2/PP3PPP/R1BQKB1R w KQkq - 0 7";

@@ -7,7 +7,7 @@
 namespace chess {
 namespace {
 
-Position FromFen(const char* fen) { return *Position::FromFen(fen); }
+using ::chess::testing::FromFen;
 
 std::string San(const char* fen, const char* uci) {
   Position pos = FromFen(fen);

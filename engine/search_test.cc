@@ -10,16 +10,13 @@
 
 #include "engine/config.h"
 #include "engine/notation.h"
+#include "engine/test_util.h"
 #include "gtest/gtest.h"
 
 namespace chess {
 namespace {
 
-Position FromFen(const std::string& fen) {
-  auto pos = Position::FromFen(fen);
-  EXPECT_TRUE(pos.ok()) << pos.status();
-  return *pos;
-}
+using ::chess::testing::FromFen;
 
 SearchInfo SearchDepth(const std::string& fen, int depth,
                        const EngineConfig& config = DefaultEngineConfig()) {

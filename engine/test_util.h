@@ -3,12 +3,21 @@
 #define ENGINE_TEST_UTIL_H_
 
 #include <random>
+#include <string>
 #include <vector>
 
 #include "engine/game.h"
 #include "engine/movegen.h"
+#include "gtest/gtest.h"
 
 namespace chess::testing {
+
+// The position of a FEN the test knows to be valid; a bad one fails the test.
+inline Position FromFen(const std::string& fen) {
+  absl::StatusOr<Position> pos = Position::FromFen(fen);
+  EXPECT_TRUE(pos.ok()) << pos.status();
+  return *pos;
+}
 
 // Positions reached by seeded random play from the start, `count` games of up
 // to `max_plies` plies each, every position along the way included.

@@ -2,16 +2,13 @@
 
 #include <string>
 
+#include "engine/test_util.h"
 #include "gtest/gtest.h"
 
 namespace chess {
 namespace {
 
-Position FromFen(const std::string& fen) {
-  absl::StatusOr<Position> pos = Position::FromFen(fen);
-  EXPECT_TRUE(pos.ok()) << pos.status();
-  return *pos;
-}
+using ::chess::testing::FromFen;
 
 int WhiteShare(const std::string& fen) {
   return WinnableShare(FromFen(fen), kWhite);
