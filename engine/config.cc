@@ -49,6 +49,8 @@ constexpr Range kSearchRanges[] = {
     {"iir_min_depth", 1, 64},
     {"lmr_history_divisor", 0, 1 << 30},
     {"time_moves_to_go", 2, 1000},
+    {"time_increment_percent", 0, 100},
+    {"time_soft_percent", 10, 100},
     {"null_move_eval_divisor", 0, 100000},
     {"singular_min_depth", 4, 64},
     {"singular_margin_cp", 0, 1000},

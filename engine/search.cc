@@ -176,10 +176,12 @@ void Engine::SetTimeLimits(const Position& pos, const SearchLimits& limits) {
   }
   const Color us = pos.side_to_move();
   if (limits.time_left_ms[us] < 0) return;
-  const TimeBudget budget =
-      BudgetForMove(GameClock{limits.time_left_ms[us], limits.increment_ms[us],
-                              limits.moves_to_go},
-                    move_overhead_ms_, params_.time_moves_to_go());
+  const TimeBudget budget = BudgetForMove(
+      GameClock{limits.time_left_ms[us], limits.increment_ms[us],
+                limits.moves_to_go},
+      move_overhead_ms_,
+      TimePolicy{params_.time_moves_to_go(), params_.time_increment_percent(),
+                 params_.time_soft_percent()});
   soft_limit_ms_ = budget.soft_ms;
   hard_limit_ms_ = budget.hard_ms;
 }

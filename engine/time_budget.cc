@@ -5,19 +5,22 @@
 namespace chess {
 
 TimeBudget BudgetForMove(const GameClock& clock, int64_t move_overhead_ms,
-                         int sudden_death_moves_to_go) {
+                         const TimePolicy& policy) {
   const int64_t left = std::min(clock.time_left_ms, kMaxClockMs);
   const int64_t available = std::max<int64_t>(1, left - move_overhead_ms);
   const int moves_to_go = clock.moves_to_go > 0
                               ? std::min(clock.moves_to_go, 40)
-                              : std::max(1, sudden_death_moves_to_go);
+                              : std::max(1, policy.sudden_death_moves_to_go);
   const int64_t increment =
       std::clamp<int64_t>(clock.increment_ms, 0, kMaxClockMs);
-  const int64_t share = available / moves_to_go + increment * 3 / 4;
+  const int64_t share =
+      available / moves_to_go +
+      increment * std::clamp(policy.increment_percent, 0, 100) / 100;
   TimeBudget budget;
   budget.hard_ms = std::max<int64_t>(1, std::min(available / 3, share * 4));
-  budget.soft_ms =
-      std::max<int64_t>(1, std::min(share * 6 / 10, budget.hard_ms));
+  budget.soft_ms = std::max<int64_t>(
+      1, std::min(share * std::clamp(policy.soft_percent, 1, 100) / 100,
+                  budget.hard_ms));
   return budget;
 }
 

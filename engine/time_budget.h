@@ -23,14 +23,22 @@ struct TimeBudget {
   int64_t hard_ms = 0;  // the search stops here
 };
 
+// How a sudden-death clock is shared out: SearchParams' time_* fields.
+struct TimePolicy {
+  int sudden_death_moves_to_go = 30;
+  int increment_percent = 75;  // of the increment, added to each share
+  int soft_percent = 60;       // of the share, after which no iteration starts
+};
+
 // A move's share is the time left (less `move_overhead_ms`, the reserve for
-// talking to the GUI) over the moves to go, at most 40, or over
-// `sudden_death_moves_to_go` when the clock gives none, plus three quarters of
-// the increment. An iteration starts only before 60 % of the share; none runs
-// past four shares or a third of the time left. Both limits are at least
-// 1 ms, and clocks up to a million hours (a GUI's "infinite") do not overflow.
+// talking to the GUI) over the moves to go, at most 40, or over the policy's
+// `sudden_death_moves_to_go` when the clock gives none, plus its
+// `increment_percent` of the increment. An iteration starts only before
+// `soft_percent` of the share; none runs past four shares or a third of the
+// time left. Both limits are at least 1 ms, and clocks up to a million hours
+// (a GUI's "infinite") do not overflow.
 TimeBudget BudgetForMove(const GameClock& clock, int64_t move_overhead_ms,
-                         int sudden_death_moves_to_go);
+                         const TimePolicy& policy);
 
 // The soft limit stretched or shrunk by how settled the search is:
 // `settled_iterations` counts the iterations in a row, up to the last
