@@ -23,7 +23,8 @@ struct TimeBudget {
   int64_t hard_ms = 0;  // the search stops here
 };
 
-// How a sudden-death clock is shared out: SearchParams' time_* fields.
+// How a sudden-death clock is shared out: SearchParams' time_moves_to_go,
+// time_increment_percent and time_soft_percent.
 struct TimePolicy {
   int sudden_death_moves_to_go = 30;
   int increment_percent = 75;  // of the increment, added to each share
