@@ -48,6 +48,7 @@ constexpr Range kSearchRanges[] = {
     {"lmp_base", 0, 256},
     {"iir_min_depth", 1, 64},
     {"lmr_history_divisor", 0, 1 << 30},
+    {"lmr_history_max_plies", 0, 64},
     {"time_moves_to_go", 2, 1000},
     {"time_increment_percent", 0, 100},
     {"time_soft_percent", 10, 100},

@@ -704,7 +704,8 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
                     more_pruning +
                     (cut_node ? params_.cut_node_reduction() : 0);
         if (history_divisor > 0)
-          reduction -= QuietHistory(pos, m, continuations) / history_divisor;
+          reduction -= HistoryReductionPlies(
+              QuietHistory(pos, m, continuations) / history_divisor);
         reduction = std::max(0, std::min(reduction - pv_node, new_depth - 1));
       }
       if (pvs) {

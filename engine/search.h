@@ -4,6 +4,7 @@
 #ifndef ENGINE_SEARCH_H_
 #define ENGINE_SEARCH_H_
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -151,6 +152,11 @@ class Engine {
   // (ContinuationRow 1 and 2, null when none).
   int QuietHistory(const Position& pos, Move m,
                    const int* const (&rows)[2]) const;
+  // `plies` of history-driven reduction within lmr_history_max_plies.
+  int HistoryReductionPlies(int plies) const {
+    const int bound = params_.lmr_history_max_plies();
+    return bound > 0 ? std::clamp(plies, -bound, bound) : plies;
+  }
   void UpdateQuietStats(const Position& pos, Move best, const Move* tried,
                         int tried_count, int depth, int ply);
   // After a cut-off by `best` (a capture or not), rewards it if it captured

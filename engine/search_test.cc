@@ -82,6 +82,7 @@ EngineConfig EverySearchSwitch() {
   s->set_probcut(true);
   s->set_probcut_min_depth(4);  // so that the short searches here try it
   s->set_drawn_endings(true);
+  s->set_lmr_history_max_plies(2);
   return config;
 }
 
@@ -209,6 +210,23 @@ TEST(SearchTest, NodeLimitedSearchRepeatsExactly) {
   a.NewGame();
   EXPECT_EQ(a.Search(Game(FromFen(fen)), limits).nodes, first.nodes);
   EXPECT_LE(first.nodes, limits.nodes + 64);
+}
+
+// lmr_history_max_plies bounds only what the history takes from or adds to a
+// reduction: 64 plies is more than any reduction, so it searches exactly as no
+// bound, while 1 ply changes the search once histories have grown.
+TEST(SearchTest, LmrHistoryBoundCutsOnlyLargeChanges) {
+  const std::string fen =
+      "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 8";
+  auto nodes_with_bound = [&](int plies) {
+    EngineConfig config = DefaultEngineConfig();
+    config.mutable_search()->set_lmr_history_divisor(2048);
+    config.mutable_search()->set_lmr_history_max_plies(plies);
+    return SearchDepth(fen, 12, config).nodes;
+  };
+  const uint64_t unbounded = nodes_with_bound(0);
+  EXPECT_EQ(nodes_with_bound(64), unbounded);
+  EXPECT_NE(nodes_with_bound(1), unbounded);
 }
 
 TEST(SearchTest, EvalNoiseIsReproducibleForAGivenSeed) {
