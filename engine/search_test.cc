@@ -82,6 +82,7 @@ EngineConfig EverySearchSwitch() {
   s->set_probcut(true);
   s->set_probcut_min_depth(4);  // so that the short searches here try it
   s->set_drawn_endings(true);
+  s->set_lmr_history_divisor(2048);
   s->set_lmr_history_max_plies(2);
   return config;
 }
