@@ -7,7 +7,10 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <string>
+#include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "arena/openings.h"
@@ -144,17 +147,45 @@ TEST(MatchTest, OutputThatCannotBeWrittenIsAnIoErrorAndKeepsTheOld) {
   EXPECT_FALSE(std::filesystem::exists(dir + "/games.pgn.tmp"));
 }
 
-TEST(MatchConfigTest, ShippedMatchConfigsLoad) {
-  for (const auto& entry :
-       std::filesystem::directory_iterator("configs/matches")) {
-    SCOPED_TRACE(entry.path().string());
-    auto match = LoadMatch(entry.path().string());
-    ASSERT_TRUE(match.ok()) << match.status();
-    EXPECT_GE(match->schedule.size(), 2u);
+// The shipped match configs, those that play from the public books unpacked in
+// /tmp/books (configs/openings/unpack_shared_books.sh) or the others.
+std::vector<std::string> ShippedMatchConfigs(bool on_public_books) {
+  std::vector<std::string> paths;
+  for (const auto& entry : fs::directory_iterator("configs/matches")) {
+    auto text = ReadFile(entry.path().string());
+    EXPECT_TRUE(text.ok()) << text.status();
+    if (text.ok() &&
+        absl::StrContains(*text, "\"/tmp/books/") == on_public_books) {
+      paths.push_back(entry.path().string());
+    }
   }
+  return paths;
+}
+
+void ExpectLoads(const std::string& path) {
+  SCOPED_TRACE(path);
+  auto match = LoadMatch(path);
+  ASSERT_TRUE(match.ok()) << match.status();
+  EXPECT_GE(match->schedule.size(), 2u);
+}
+
+TEST(MatchConfigTest, ShippedMatchConfigsLoad) {
+  for (const std::string& path : ShippedMatchConfigs(false)) ExpectLoads(path);
   auto match = LoadMatch("configs/matches/default.textproto");
   ASSERT_TRUE(match.ok());
   EXPECT_GE(match->openings.size(), 500u);
+}
+
+TEST(MatchConfigTest, ShippedMatchConfigsOnThePublicBooksLoad) {
+  const std::vector<std::string> paths = ShippedMatchConfigs(true);
+  if (!fs::exists("/tmp/books/8moves_v3.pgn") ||
+      !fs::exists("/tmp/books/2moves_v1.epd") ||
+      !fs::exists("/tmp/books/8mvs_+90_+99.epd")) {
+    GTEST_SKIP() << paths.size()
+                 << " match configs play from /tmp/books, which is not "
+                    "unpacked: run configs/openings/unpack_shared_books.sh";
+  }
+  for (const std::string& path : paths) ExpectLoads(path);
 }
 
 TEST(MatchConfigTest, ErrorsNameFileLineColumnAndField) {

@@ -2,10 +2,21 @@
 
 #include <cstdint>
 
+#include "engine/engine_config.pb.h"
 #include "gtest/gtest.h"
 
 namespace chess {
 namespace {
+
+// The tests below read TimePolicy's defaults as the engine's: they must stay
+// SearchParams' own.
+TEST(TimeBudgetTest, PolicyDefaultsAreSearchParamsDefaults) {
+  const SearchParams params;
+  const TimePolicy policy;
+  EXPECT_EQ(policy.sudden_death_moves_to_go, params.time_moves_to_go());
+  EXPECT_EQ(policy.increment_percent, params.time_increment_percent());
+  EXPECT_EQ(policy.soft_percent, params.time_soft_percent());
+}
 
 // 10+0.1 at the start, 10 ms overhead: the share is 9,990 / 20 + 75 = 574 ms.
 TEST(TimeBudgetTest, SuddenDeathSharesTheClockOverTheMovesToGo) {
