@@ -90,8 +90,49 @@ absl::StatusOr<std::string> ReadFile(const std::string& path) {
   return data;
 }
 
+namespace {
+
+// Writes all of `contents` to `fd`: an error's text, or empty.
+std::string WriteAll(int fd, absl::string_view contents) {
+  for (absl::string_view rest = contents; !rest.empty();) {
+    const ssize_t n = ::write(fd, rest.data(), rest.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return absl::StrCat("write failed: ", std::strerror(errno));
+    rest.remove_prefix(size_t(n));
+  }
+  return "";
+}
+
+absl::Status WriteInPlace(const std::string& path, absl::string_view contents) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) {
+    return absl::InternalError(
+        absl::StrCat(path, ": cannot open: ", std::strerror(errno)));
+  }
+  std::string error = WriteAll(fd, contents);
+  if (::close(fd) != 0 && error.empty())
+    error = absl::StrCat("close failed: ", std::strerror(errno));
+  if (!error.empty())
+    return absl::InternalError(absl::StrCat(path, ": ", error));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+bool IsSpecialFile(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) &&
+         !S_ISDIR(st.st_mode);
+}
+
+bool SyncFd(int fd, bool data_only) {
+  const int rc = data_only ? ::fdatasync(fd) : ::fsync(fd);
+  return rc == 0 || errno == EINVAL;
+}
+
 absl::Status WriteFileAtomically(const std::string& path,
                                  absl::string_view contents) {
+  if (IsSpecialFile(path)) return WriteInPlace(path, contents);
   const std::string tmp = path + ".tmp";
   const int fd =
       ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -99,14 +140,8 @@ absl::Status WriteFileAtomically(const std::string& path,
     return absl::InternalError(
         absl::StrCat(tmp, ": cannot create: ", std::strerror(errno)));
   }
-  std::string error;
-  for (absl::string_view rest = contents; !rest.empty() && error.empty();) {
-    const ssize_t n = ::write(fd, rest.data(), rest.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) error = absl::StrCat("write failed: ", std::strerror(errno));
-    if (n > 0) rest.remove_prefix(size_t(n));
-  }
-  if (error.empty() && ::fsync(fd) != 0)
+  std::string error = WriteAll(fd, contents);
+  if (error.empty() && !SyncFd(fd))
     error = absl::StrCat("fsync failed: ", std::strerror(errno));
   if (::close(fd) != 0 && error.empty())
     error = absl::StrCat("close failed: ", std::strerror(errno));

@@ -1,5 +1,6 @@
-// Reading and durably writing whole files, and resolving paths: what every program of the harness
-// (engine configs, match logs, results, PGN, tuner records) shares.
+// Reading and durably writing whole files, and resolving paths: what every
+// program of the harness (engine configs, match logs, results, PGN, tuner
+// records) shares.
 #ifndef COMMON_FILES_H_
 #define COMMON_FILES_H_
 
@@ -15,9 +16,19 @@ namespace chess {
 absl::StatusOr<std::string> ReadFile(const std::string& path);
 
 // Writes `contents` beside `path`, syncs it and renames it over `path`: a crash
-// or a full disk leaves the old file or the new one, never a part.
+// or a full disk leaves the old file or the new one, never a part. A special
+// file (IsSpecialFile: /dev/null, a pipe) is written in place instead.
 absl::Status WriteFileAtomically(const std::string& path,
                                  absl::string_view contents);
+// Whether `path` exists and is neither a regular file nor a directory: a device
+// such as /dev/null or /dev/stdout, a FIFO, a socket. Outputs are written into
+// such a file in place, since renaming over it would replace it by a regular
+// file (run as root, /dev/null itself).
+bool IsSpecialFile(const std::string& path);
+// fsync(2), or fdatasync(2) when `data_only`: true when the data is durable or
+// `fd` is a special file, which has nothing to sync (EINVAL); false with errno
+// set otherwise.
+bool SyncFd(int fd, bool data_only = false);
 // Syncs the directory holding `path`, so that a rename into it survives a
 // crash of the machine.
 void SyncDirectoryOf(const std::string& path);

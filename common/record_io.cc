@@ -477,13 +477,17 @@ absl::StatusOr<uint64_t> ReplaceRecordFile(
 absl::Status ReplaceRecordFileWith(
     const std::string& path,
     absl::FunctionRef<absl::Status(RecordWriter&)> write) {
-  const std::string temp = path + ".tmp";
+  // A special file (/dev/null, a pipe) is written in place, never renamed
+  // over.
+  const bool in_place = IsSpecialFile(path);
+  const std::string temp = in_place ? path : path + ".tmp";
   absl::Status written = [&]() -> absl::Status {
     absl::StatusOr<RecordWriter> writer = RecordWriter::Create(temp);
     if (!writer.ok()) return writer.status();
     if (absl::Status s = write(*writer); !s.ok()) return s;
     return writer->Sync();
   }();
+  if (in_place) return written;
   if (written.ok() && ::rename(temp.c_str(), path.c_str()) != 0)
     written = ErrnoError("cannot rename over it", path);
   if (!written.ok()) {
@@ -500,7 +504,7 @@ absl::StatusOr<RecordWriter> RecordWriter::Create(const std::string& path) {
   if (fd < 0) return ErrnoError("cannot create", path);
   RecordWriter writer(fd, path);
   if (absl::Status s = WriteAll(fd, kMagic, path); !s.ok()) return s;
-  if (::fsync(fd) != 0) return ErrnoError("fsync failed", path);
+  if (!SyncFd(fd)) return ErrnoError("fsync failed", path);
   return writer;
 }
 
@@ -546,7 +550,8 @@ absl::Status RecordWriter::WriteUnsynced(absl::string_view payload) {
 }
 
 absl::Status RecordWriter::Sync() {
-  if (::fdatasync(fd_) != 0) return ErrnoError("fdatasync failed", path_);
+  if (!SyncFd(fd_, /*data_only=*/true))
+    return ErrnoError("fdatasync failed", path_);
   return absl::OkStatus();
 }
 

@@ -21,6 +21,16 @@ TEST(Crc32cTest, KnownValue) {
   EXPECT_EQ(Crc32c(""), 0u);
 }
 
+// A special file is written in place: /dev/null stays a device.
+TEST(RecordIoTest, ReplacingDevNullKeepsTheDevice) {
+  EXPECT_TRUE(ReplaceRecordFile("/dev/null", {"a", "b"}).ok());
+  EXPECT_TRUE(ReplaceRecordFileWith("/dev/null", [](RecordWriter& writer) {
+                return writer.Write("c");
+              }).ok());
+  EXPECT_TRUE(std::filesystem::is_character_file("/dev/null"));
+  EXPECT_FALSE(std::filesystem::exists("/dev/null.tmp"));
+}
+
 TEST(RecordIoTest, WriteReadAppend) {
   const std::string path = ::testing::TempDir() + "a.log";
   {

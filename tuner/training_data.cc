@@ -324,7 +324,7 @@ class TrainingSetWriter::Output {
   absl::Status Commit() {
     if (records_) {
       if (absl::Status s = records_->Sync(); !s.ok()) return s;
-    } else if (::fsync(text_fd_) != 0) {
+    } else if (!SyncFd(text_fd_)) {
       return ErrnoError("fsync failed", writing_path());
     }
     if (temp_path_.empty()) return absl::OkStatus();
@@ -344,7 +344,10 @@ class TrainingSetWriter::Output {
 
 absl::StatusOr<std::unique_ptr<TrainingSetWriter>> TrainingSetWriter::Create(
     const std::string& path, DatasetFormat format) {
-  auto output = std::make_unique<Output>(path, path + ".tmp");
+  // A special file (/dev/null, a pipe) is written in place, never renamed
+  // over.
+  auto output = std::make_unique<Output>(
+      path, IsSpecialFile(path) ? std::string() : path + ".tmp");
   absl::Status opened = format == DatasetFormat::kProto
                             ? output->OpenRecords(std::nullopt)
                             : output->OpenText();

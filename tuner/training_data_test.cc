@@ -69,6 +69,19 @@ TEST(TrainingDataTest, WrittenInChunksReadBackTheSame) {
   EXPECT_EQ(set->dropped().at("in_check"), 2 * (1 + (n - 1) / 1000));
 }
 
+// `tuner extract --out=/dev/null` (a dry run) writes into the device and
+// leaves it one, in both formats.
+TEST(TrainingDataTest, DevNullStaysADevice) {
+  for (DatasetFormat format : {DatasetFormat::kProto, DatasetFormat::kEpd}) {
+    auto writer = TrainingSetWriter::Create("/dev/null", format);
+    ASSERT_TRUE(writer.ok()) << writer.status();
+    ASSERT_TRUE((*writer)->Add(MakePosition(1)).ok());
+    const absl::Status finished = (*writer)->Finish();
+    EXPECT_TRUE(finished.ok()) << finished;
+    EXPECT_TRUE(std::filesystem::is_character_file("/dev/null"));
+  }
+}
+
 TEST(TrainingDataTest, AppendAddsChunksAndSumsTheDropCounts) {
   const std::string path = ::testing::TempDir() + "/append.data";
   TrainingSet first;

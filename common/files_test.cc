@@ -1,0 +1,65 @@
+#include "common/files.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <thread>
+
+#include "gtest/gtest.h"
+
+namespace chess {
+namespace {
+
+bool IsCharacterDevice(const char* path) {
+  struct stat st;
+  return ::stat(path, &st) == 0 && S_ISCHR(st.st_mode);
+}
+
+TEST(FilesTest, WritesARegularFileWholeAndLeavesNoTemporary) {
+  const std::string path = ::testing::TempDir() + "/whole.txt";
+  ASSERT_TRUE(WriteFileAtomically(path, "old").ok());
+  ASSERT_TRUE(WriteFileAtomically(path, "new contents").ok());
+  EXPECT_EQ(*ReadFile(path), "new contents");
+  EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+  EXPECT_FALSE(IsSpecialFile(path));
+  EXPECT_FALSE(IsSpecialFile(::testing::TempDir()));
+  EXPECT_FALSE(IsSpecialFile(path + ".missing"));
+}
+
+// `--out=/dev/null` is a user's way to throw an output away: renaming a
+// temporary file over it would, run as root, replace the device by a regular
+// file for every program on the machine.
+TEST(FilesTest, DevNullIsWrittenInPlaceAndStaysADevice) {
+  ASSERT_TRUE(IsCharacterDevice("/dev/null"));
+  EXPECT_TRUE(IsSpecialFile("/dev/null"));
+  const absl::Status written = WriteFileAtomically("/dev/null", "thrown away");
+  EXPECT_TRUE(written.ok()) << written;
+  EXPECT_TRUE(IsCharacterDevice("/dev/null"));
+  EXPECT_FALSE(std::filesystem::exists("/dev/null.tmp"));
+}
+
+// A pipe receives the contents, and stays a pipe.
+TEST(FilesTest, AFifoReceivesTheContentsInPlace) {
+  const std::string fifo = ::testing::TempDir() + "/out.fifo";
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string received;
+  std::thread reader([&] {
+    std::ifstream in(fifo);
+    received.assign(std::istreambuf_iterator<char>(in), {});
+  });
+  const absl::Status written = WriteFileAtomically(fifo, "through the pipe");
+  reader.join();
+  EXPECT_TRUE(written.ok()) << written;
+  EXPECT_EQ(received, "through the pipe");
+  struct stat st;
+  ASSERT_EQ(::stat(fifo.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));
+}
+
+}  // namespace
+}  // namespace chess
