@@ -150,6 +150,12 @@ const int* Engine::ContinuationRow(int ply, int back) const {
                         kPieceSquares];
 }
 
+Engine::ContinuationRows Engine::ContinuationRowsAt(int ply) const {
+  return {
+      ContinuationRow(ply, 1), ContinuationRow(ply, 2),
+      params_.continuation_four_plies() ? ContinuationRow(ply, 4) : nullptr};
+}
+
 int Engine::Evaluate(const Position& pos) {
   if (const std::optional<int> cached = eval_cache_.Probe(pos.key()))
     return *cached;
@@ -227,8 +233,7 @@ void Engine::ScoreMoves(const Position& pos, const MoveList& moves,
   const Move counter = params_.order_counter_moves() && !previous.is_none()
                            ? counter_moves_[previous.from()][previous.to()]
                            : Move::None();
-  const int* const continuations[] = {ContinuationRow(ply, 1),
-                                      ContinuationRow(ply, 2)};
+  const ContinuationRows continuations = ContinuationRowsAt(ply);
   const bool capture_history = params_.order_capture_history();
   for (size_t i = 0; i < moves.size(); ++i) {
     const Move m = moves[i];
@@ -264,7 +269,7 @@ void Engine::ScoreMoves(const Position& pos, const MoveList& moves,
 }
 
 int Engine::QuietHistory(const Position& pos, Move m,
-                         const int* const (&rows)[2]) const {
+                         const ContinuationRows& rows) const {
   int score = history_[pos.side_to_move()][m.from()][m.to()];
   const int reply = PieceSquare(pos.piece_on(m.from()), m.to());
   for (const int* row : rows)
@@ -301,7 +306,9 @@ void Engine::UpdateQuietStats(const Position& pos, Move best, const Move* tried,
   if (!params_.order_history()) return;
   const Color us = pos.side_to_move();
   const int bonus = std::min(depth * depth, 400);
-  int* continuations[] = {ContinuationRow(ply, 1), ContinuationRow(ply, 2)};
+  int* const continuations[] = {
+      ContinuationRow(ply, 1), ContinuationRow(ply, 2),
+      params_.continuation_four_plies() ? ContinuationRow(ply, 4) : nullptr};
   auto update = [&](Move m, int delta) {
     auto add = [&](int& h) { AddToHistory(h, delta, kHistoryMax); };
     add(history_[us][m.from()][m.to()]);
@@ -622,8 +629,7 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
   const bool pvs = params_.algorithm() == SearchParams::PVS;
   const int history_divisor =
       params_.order_history() ? params_.lmr_history_divisor() : 0;
-  const int* const continuations[] = {ContinuationRow(ply, 1),
-                                      ContinuationRow(ply, 2)};
+  const ContinuationRows continuations = ContinuationRowsAt(ply);
   const int original_alpha = alpha;
   int best = -kInfinity;
   Move best_move;

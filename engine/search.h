@@ -5,6 +5,7 @@
 #define ENGINE_SEARCH_H_
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -142,16 +143,19 @@ class Engine {
   }
   bool IsDraw(const Position& pos, int ply) const;
   bool ShouldStop();
-  // The continuation history row of the move `back` plies before `ply` (1 or
-  // 2), indexed by a reply's PieceSquare; null when there is none.
+  // The continuation history row of the move `back` plies before `ply`,
+  // indexed by a reply's PieceSquare; null when there is none.
   const int* ContinuationRow(int ply, int back) const;
   int* ContinuationRow(int ply, int back) {
     return const_cast<int*>(std::as_const(*this).ContinuationRow(ply, back));
   }
-  // A quiet move's history plus its continuation history from `rows`
-  // (ContinuationRow 1 and 2, null when none).
+  // The rows a quiet move at `ply` is judged by: of the moves one, two and
+  // (continuation_four_plies) four plies before it; null when none.
+  using ContinuationRows = std::array<const int*, 3>;
+  ContinuationRows ContinuationRowsAt(int ply) const;
+  // A quiet move's history plus its continuation history from `rows`.
   int QuietHistory(const Position& pos, Move m,
-                   const int* const (&rows)[2]) const;
+                   const ContinuationRows& rows) const;
   // `plies` of history-driven reduction within lmr_history_max_plies.
   int HistoryReductionPlies(int plies) const {
     const int bound = params_.lmr_history_max_plies();

@@ -84,6 +84,7 @@ EngineConfig EverySearchSwitch() {
   s->set_drawn_endings(true);
   s->set_lmr_history_divisor(2048);
   s->set_lmr_history_max_plies(2);
+  s->set_continuation_four_plies(true);
   return config;
 }
 
@@ -228,6 +229,21 @@ TEST(SearchTest, LmrHistoryBoundCutsOnlyLargeChanges) {
   const uint64_t unbounded = nodes_with_bound(0);
   EXPECT_EQ(nodes_with_bound(64), unbounded);
   EXPECT_NE(nodes_with_bound(1), unbounded);
+}
+
+// The move four plies back exists only from ply 4 on: a depth-3 search (full
+// width at plies 0 to 2, quiescence after) is node for node the same with it,
+// a deeper one is not.
+TEST(SearchTest, ContinuationFourPliesReadsOnlyFromPlyFour) {
+  const std::string fen =
+      "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 8";
+  auto nodes = [&](int depth, bool four_plies) {
+    EngineConfig config = DefaultEngineConfig();
+    config.mutable_search()->set_continuation_four_plies(four_plies);
+    return SearchDepth(fen, depth, config).nodes;
+  };
+  EXPECT_EQ(nodes(3, true), nodes(3, false));
+  EXPECT_NE(nodes(10, true), nodes(10, false));
 }
 
 TEST(SearchTest, EvalNoiseIsReproducibleForAGivenSeed) {
