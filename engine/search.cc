@@ -306,9 +306,7 @@ void Engine::UpdateQuietStats(const Position& pos, Move best, const Move* tried,
   if (!params_.order_history()) return;
   const Color us = pos.side_to_move();
   const int bonus = std::min(depth * depth, 400);
-  int* const continuations[] = {
-      ContinuationRow(ply, 1), ContinuationRow(ply, 2),
-      params_.continuation_four_plies() ? ContinuationRow(ply, 4) : nullptr};
+  const std::array<int*, 3> continuations = ContinuationRowsToUpdate(ply);
   auto update = [&](Move m, int delta) {
     auto add = [&](int& h) { AddToHistory(h, delta, kHistoryMax); };
     add(history_[us][m.from()][m.to()]);

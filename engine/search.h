@@ -153,6 +153,12 @@ class Engine {
   // (continuation_four_plies) four plies before it; null when none.
   using ContinuationRows = std::array<const int*, 3>;
   ContinuationRows ContinuationRowsAt(int ply) const;
+  // The same rows, to update.
+  std::array<int*, 3> ContinuationRowsToUpdate(int ply) {
+    const ContinuationRows rows = std::as_const(*this).ContinuationRowsAt(ply);
+    return {const_cast<int*>(rows[0]), const_cast<int*>(rows[1]),
+            const_cast<int*>(rows[2])};
+  }
   // A quiet move's history plus its continuation history from `rows`.
   int QuietHistory(const Position& pos, Move m,
                    const ContinuationRows& rows) const;
