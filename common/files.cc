@@ -92,32 +92,32 @@ absl::StatusOr<std::string> ReadFile(const std::string& path) {
 
 namespace {
 
-// Writes all of `contents` to `fd`: an error's text, or empty.
-std::string WriteAll(int fd, absl::string_view contents) {
-  for (absl::string_view rest = contents; !rest.empty();) {
-    const ssize_t n = ::write(fd, rest.data(), rest.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return absl::StrCat("write failed: ", std::strerror(errno));
-    rest.remove_prefix(size_t(n));
-  }
-  return "";
+absl::Status ErrnoError(const std::string& path, absl::string_view what) {
+  return absl::InternalError(
+      absl::StrCat(path, ": ", what, ": ", std::strerror(errno)));
 }
 
 absl::Status WriteInPlace(const std::string& path, absl::string_view contents) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-  if (fd < 0) {
-    return absl::InternalError(
-        absl::StrCat(path, ": cannot open: ", std::strerror(errno)));
-  }
-  std::string error = WriteAll(fd, contents);
-  if (::close(fd) != 0 && error.empty())
-    error = absl::StrCat("close failed: ", std::strerror(errno));
-  if (!error.empty())
-    return absl::InternalError(absl::StrCat(path, ": ", error));
-  return absl::OkStatus();
+  if (fd < 0) return ErrnoError(path, "cannot open");
+  absl::Status status = WriteAllToFd(fd, contents, path);
+  if (::close(fd) != 0 && status.ok())
+    status = ErrnoError(path, "close failed");
+  return status;
 }
 
 }  // namespace
+
+absl::Status WriteAllToFd(int fd, absl::string_view data,
+                          const std::string& path) {
+  while (!data.empty()) {
+    const ssize_t n = ::write(fd, data.data(), data.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return ErrnoError(path, "write failed");
+    data.remove_prefix(size_t(n));
+  }
+  return absl::OkStatus();
+}
 
 bool IsSpecialFile(const std::string& path) {
   struct stat st;
@@ -136,24 +136,20 @@ absl::Status WriteFileAtomically(const std::string& path,
   const std::string tmp = path + ".tmp";
   const int fd =
       ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    return absl::InternalError(
-        absl::StrCat(tmp, ": cannot create: ", std::strerror(errno)));
+  if (fd < 0) return ErrnoError(tmp, "cannot create");
+  absl::Status status = WriteAllToFd(fd, contents, path);
+  if (status.ok() && !SyncFd(fd)) status = ErrnoError(path, "fsync failed");
+  if (::close(fd) != 0 && status.ok())
+    status = ErrnoError(path, "close failed");
+  if (status.ok() && ::rename(tmp.c_str(), path.c_str()) != 0)
+    status = ErrnoError(path, "cannot rename over it");
+  if (status.ok()) {
+    SyncDirectoryOf(path);
+    return status;
   }
-  std::string error = WriteAll(fd, contents);
-  if (error.empty() && !SyncFd(fd))
-    error = absl::StrCat("fsync failed: ", std::strerror(errno));
-  if (::close(fd) != 0 && error.empty())
-    error = absl::StrCat("close failed: ", std::strerror(errno));
-  if (error.empty() && ::rename(tmp.c_str(), path.c_str()) != 0)
-    error = absl::StrCat("cannot rename over it: ", std::strerror(errno));
-  if (error.empty()) SyncDirectoryOf(path);
-  if (!error.empty()) {
-    ::unlink(tmp.c_str());
-    return absl::InternalError(
-        absl::StrCat(path, ": ", error, " (the previous file is kept)"));
-  }
-  return absl::OkStatus();
+  ::unlink(tmp.c_str());
+  return absl::InternalError(
+      absl::StrCat(status.message(), " (the previous file is kept)"));
 }
 
 void SyncDirectoryOf(const std::string& path) {

@@ -20,6 +20,10 @@ absl::StatusOr<std::string> ReadFile(const std::string& path);
 // file (IsSpecialFile: /dev/null, a pipe) is written in place instead.
 absl::Status WriteFileAtomically(const std::string& path,
                                  absl::string_view contents);
+// Writes all of `data` to `fd`, again after a short or interrupted write; the
+// error names `path`.
+absl::Status WriteAllToFd(int fd, absl::string_view data,
+                          const std::string& path);
 // Whether `path` exists and is neither a regular file nor a directory: a device
 // such as /dev/null or /dev/stdout, a FIFO, a socket. Outputs are written into
 // such a file in place, since renaming over it would replace it by a regular

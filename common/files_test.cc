@@ -1,5 +1,6 @@
 #include "common/files.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -28,6 +29,24 @@ TEST(FilesTest, WritesARegularFileWholeAndLeavesNoTemporary) {
   EXPECT_FALSE(IsSpecialFile(path));
   EXPECT_FALSE(IsSpecialFile(::testing::TempDir()));
   EXPECT_FALSE(IsSpecialFile(path + ".missing"));
+}
+
+TEST(FilesTest, WriteAllToFdWritesEverythingOrNamesThePath) {
+  const std::string path = ::testing::TempDir() + "/fd.txt";
+  const std::string big(1 << 20, 'x');  // more than one write(2) may take
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  ASSERT_GE(fd, 0);
+  EXPECT_TRUE(WriteAllToFd(fd, big, path).ok());
+  ::close(fd);
+  EXPECT_EQ(ReadFile(path)->size(), big.size());
+
+  const int read_only = ::open(path.c_str(), O_RDONLY);
+  ASSERT_GE(read_only, 0);
+  const absl::Status refused = WriteAllToFd(read_only, "more", path);
+  ::close(read_only);
+  EXPECT_FALSE(refused.ok());
+  EXPECT_NE(refused.message().find(path + ": write failed"), std::string::npos)
+      << refused;
 }
 
 // `--out=/dev/null` is a user's way to throw an output away: renaming a

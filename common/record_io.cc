@@ -50,18 +50,6 @@ absl::Status ErrnoError(absl::string_view what, const std::string& path) {
       absl::StrCat(path, ": ", what, ": ", std::strerror(errno)));
 }
 
-absl::Status WriteAll(int fd, absl::string_view data, const std::string& path) {
-  while (!data.empty()) {
-    const ssize_t n = ::write(fd, data.data(), data.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return ErrnoError("write failed", path);
-    }
-    data.remove_prefix(size_t(n));
-  }
-  return absl::OkStatus();
-}
-
 // Length, checksum, payload.
 std::string Frame(absl::string_view payload) {
   std::string frame(8, '\0');
@@ -503,7 +491,7 @@ absl::StatusOr<RecordWriter> RecordWriter::Create(const std::string& path) {
       ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return ErrnoError("cannot create", path);
   RecordWriter writer(fd, path);
-  if (absl::Status s = WriteAll(fd, kMagic, path); !s.ok()) return s;
+  if (absl::Status s = WriteAllToFd(fd, kMagic, path); !s.ok()) return s;
   if (!SyncFd(fd)) return ErrnoError("fsync failed", path);
   return writer;
 }
@@ -546,7 +534,7 @@ absl::Status RecordWriter::Write(absl::string_view payload) {
 }
 
 absl::Status RecordWriter::WriteUnsynced(absl::string_view payload) {
-  return WriteAll(fd_, Frame(payload), path_);
+  return WriteAllToFd(fd_, Frame(payload), path_);
 }
 
 absl::Status RecordWriter::Sync() {
