@@ -161,6 +161,7 @@ int Engine::Evaluate(const Position& pos) {
     return *cached;
   int score = evaluator_.Evaluate(pos, &pawn_cache_) + network_.Evaluate(pos);
   if (params_.drawn_endings()) score = ScaleByWinnable(pos, score);
+  if (params_.endgame_scaling()) score = ScaleByEndgame(pos, score);
   if (const int noise = params_.eval_noise_cp(); noise > 0) {
     uint64_t h = Mix(pos.key() ^ Mix(params_.eval_noise_seed() + 1));
     score += int(h % uint64_t(2 * noise + 1)) - noise;

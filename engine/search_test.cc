@@ -85,6 +85,7 @@ EngineConfig EverySearchSwitch() {
   s->set_lmr_history_divisor(2048);
   s->set_lmr_history_max_plies(2);
   s->set_continuation_four_plies(true);
+  s->set_endgame_scaling(true);
   return config;
 }
 

@@ -23,6 +23,21 @@ int WinnableShare(const Position& pos, Color strong);
 // favours.
 int ScaleByWinnable(const Position& pos, int score);
 
+// The share, out of kFullWinnable, of `strong`'s end-game advantage that
+// survives in endings where the side ahead has few pawns left or the bishops
+// are of opposite colours (Stockfish's classical scale factors): with
+// opposite-coloured bishops, 22 if the bishops are the only pieces, else 22 +
+// 3 per man (king and pawns included) of `strong`; otherwise 36 + 7 per pawn
+// of `strong`, so that an edge without pawns to promote keeps a bit over
+// half. At most kFullWinnable.
+int EndgameShare(const Position& pos, Color strong);
+
+// `score` (the side to move's) scaled as a tapered evaluation scales its end
+// game part: by EndgameShare of whoever it favours when only kings and pawns
+// are left, not at all with every piece on the board, and in between in
+// proportion to the game phase (minor piece 1, rook 2, queen 4, of 24).
+int ScaleByEndgame(const Position& pos, int score);
+
 }  // namespace chess
 
 #endif  // ENGINE_WINNABLE_H_

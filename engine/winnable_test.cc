@@ -47,5 +47,45 @@ TEST(WinnableTest, TheScoreIsScaledForWhoeverItFavours) {
   EXPECT_EQ(ScaleByWinnable(black, 40), 40);
 }
 
+int WhiteEndgameShare(const std::string& fen) {
+  return EndgameShare(FromFen(fen), kWhite);
+}
+
+TEST(EndgameShareTest, OppositeColouredBishopsAloneKeepLittle) {
+  // Light-squared d3 against dark-squared e7: three pawns up is still drawish.
+  EXPECT_EQ(WhiteEndgameShare("8/4b3/4k3/8/8/3BK3/5PPP/8 w - - 0 1"), 22);
+}
+
+TEST(EndgameShareTest, OppositeColouredBishopsWithMorePiecesKeepMore) {
+  // King, bishop, rook and three pawns: 22 + 3 * 6.
+  EXPECT_EQ(WhiteEndgameShare("r7/4b3/4k3/8/8/3BK3/5PPP/R7 w - - 0 1"), 40);
+}
+
+TEST(EndgameShareTest, SameColouredBishopsCountPawns) {
+  // Both bishops on light squares (d3, f7): 36 + 7 * 3.
+  EXPECT_EQ(WhiteEndgameShare("8/5b2/4k3/8/8/3BK3/5PPP/8 w - - 0 1"), 57);
+}
+
+TEST(EndgameShareTest, FourPawnsOrMoreKeepEverything) {
+  EXPECT_EQ(WhiteEndgameShare("8/8/4k3/8/8/4K3/4PPPP/R7 w - - 0 1"),
+            kFullWinnable);
+  EXPECT_EQ(WhiteEndgameShare("8/8/4k3/8/8/4K3/8/R7 w - - 0 1"), 36);
+}
+
+TEST(EndgameShareTest, ScalingTapersWithThePieces) {
+  // Rook and two pawns against a rook: phase 4 of 24, share 50, so the
+  // score keeps (64 * 4 + 50 * 20) / 24 = 52 of 64.
+  const Position rooks = FromFen("r7/8/4k3/8/8/4K3/5PP1/R7 w - - 0 1");
+  EXPECT_EQ(ScaleByEndgame(rooks, 640), 640 * 52 / 64);
+  // The side behind keeps its (negative) score unscaled when it has pawns
+  // enough, and Black to move sees the same scaling with the signs turned.
+  EXPECT_EQ(ScaleByEndgame(FromFen("r7/8/4k3/8/8/4K3/5PP1/R7 b - - 0 1"), -640),
+            -640 * 52 / 64);
+  // Every piece on the board: no scaling at all.
+  const Position start =
+      FromFen("rnbqkbnr/pppppppp/8/8/8/8/8/RNBQKBNR w KQkq - 0 1");
+  EXPECT_EQ(ScaleByEndgame(start, 300), 300);
+}
+
 }  // namespace
 }  // namespace chess
