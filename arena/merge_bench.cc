@@ -18,10 +18,7 @@
 #include "common/record_io.h"
 #include "common/stopwatch.h"
 
-namespace {
-
-
-}  // namespace
+namespace {}  // namespace
 
 int main(int argc, char** argv) {
   int games = 100000, shards = 16;
@@ -34,13 +31,13 @@ int main(int argc, char** argv) {
   auto match = chess::ParseMatch(
       "players { name: \"a\" config { search { hash_mb: 1 } } }\n"
       "players { name: \"b\" config { search { hash_mb: 1 } } }\n"
-      "games: 2\ntime_control { nodes: 2000 }\nadjudication { max_moves: 80 }\n",
+      "games: 2\ntime_control { nodes: 2000 }\nadjudication { max_moves: 80 "
+      "}\n",
       "bench.textproto", ".");
   if (!match.ok()) return 2;
   std::ostringstream quiet;
-  chess::RunOptions options{.output_dir = dir + "/template",
-                            .progress = false,
-                            .out = &quiet};
+  chess::RunOptions options{
+      .output_dir = dir + "/template", .progress = false, .out = &quiet};
   if (chess::RunMatch(*match, options) != 0) return 3;
   auto played = chess::ReadLog(dir + "/template/games.log");
   if (!played.ok() || played->games.size() != 2) return 3;
@@ -74,7 +71,8 @@ int main(int argc, char** argv) {
 
   chess::Stopwatch start;
   size_t records = 0;
-  for (const std::string& p : paths) records += chess::ReadRecordFile(p)->records.size();
+  for (const std::string& p : paths)
+    records += chess::ReadRecordFile(p)->records.size();
   const double anchor = start.Seconds();
 
   start.Restart();
@@ -92,14 +90,14 @@ int main(int argc, char** argv) {
       chess::LogToPgn(dir + "/merged/games.log").value_or("").size();
   const double pgn = start.Seconds();
   std::cout << absl::StrCat(
-      "merge of ", games, " games (", moves / 2, " moves each on average) from ",
-      shards, " shard logs, ", bytes >> 20, " MiB:\n",
-      "  framing and checksums only (anchor): ", anchor, " s for ", records,
-      " records\n",
+      "merge of ", games, " games (", moves / 2,
+      " moves each on average) from ", shards, " shard logs, ", bytes >> 20,
+      " MiB:\n", "  framing and checksums only (anchor): ", anchor, " s for ",
+      records, " records\n",
       "  arena merge, read and checked:       ", merge_only, " s\n",
       "  arena merge, written (log, PGN, result): ", total, " s (",
-      total / anchor, "x the anchor)\n",
-      "  of which the PGN alone (", pgn_bytes >> 20, " MiB):  ", pgn, " s\n");
+      total / anchor, "x the anchor)\n", "  of which the PGN alone (",
+      pgn_bytes >> 20, " MiB):  ", pgn, " s\n");
   fs::remove_all(dir);
   return 0;
 }

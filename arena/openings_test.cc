@@ -55,8 +55,8 @@ TEST(PgnBookTest, MovesCommentsVariationsAndFen) {
 
 // A game termination marker ends a game, with or without tags around it.
 TEST(PgnBookTest, TerminationMarkerEndsAGameWithoutTags) {
-  auto book = ParsePgnBook("1. e4 e5 1-0\n1. d4 d5 *\n2. c4 0-1 1. Nf3 1/2-1/2\n",
-                           "t.pgn", 0);
+  auto book = ParsePgnBook(
+      "1. e4 e5 1-0\n1. d4 d5 *\n2. c4 0-1 1. Nf3 1/2-1/2\n", "t.pgn", 0);
   ASSERT_TRUE(book.ok()) << book.status();
   ASSERT_EQ(book->size(), 4u);
   EXPECT_EQ((*book)[0].moves.size(), 2u);

@@ -48,8 +48,8 @@ MoveReply Unscored(const std::string& move) {
 std::vector<MoveReply> Shuffle(bool white, int moves, int score_cp) {
   std::vector<MoveReply> replies;
   for (int i = 0; i < moves; ++i) {
-    const char* move = white ? (i % 2 ? "f3g1" : "g1f3")
-                             : (i % 2 ? "f6g8" : "g8f6");
+    const char* move =
+        white ? (i % 2 ? "f3g1" : "g1f3") : (i % 2 ? "f6g8" : "g8f6");
     replies.push_back(Reply(move, score_cp));
   }
   return replies;
@@ -59,8 +59,8 @@ GameRecord Play(ScriptedPlayer& white, ScriptedPlayer& black,
                 const Adjudication& adjudication) {
   GameRecord record;
   Opening opening{Position::Start(), {}};
-  PlayGame(opening, Seat{&white, "white"}, Seat{&black, "black"},
-           adjudication, &record);
+  PlayGame(opening, Seat{&white, "white"}, Seat{&black, "black"}, adjudication,
+           &record);
   return record;
 }
 

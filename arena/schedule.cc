@@ -53,9 +53,9 @@ std::vector<ScheduledGame> MakeSchedule(const MatchConfig& config,
   std::vector<ScheduledGame> schedule;
   const int rounds = RoundsPerPairing(config);
   for (int round = 0; round < rounds; ++round) {
-    const int opening = order[(int64_t(config.openings().start_index()) +
-                               round) %
-                              int64_t(order.size())];
+    const int opening =
+        order[(int64_t(config.openings().start_index()) + round) %
+              int64_t(order.size())];
     for (size_t p = 0; p < pairings.size(); ++p) {
       for (int swap = 0; swap < 2; ++swap) {
         ScheduledGame g;

@@ -76,7 +76,8 @@ TEST(ScheduleTest, IsAPureFunctionOfTheConfigAndSeedsDiffer) {
   config.set_seed(2);
   const auto other = MakeSchedule(config, 50);
   int same = 0;
-  for (size_t i = 0; i < a.size(); i += 2) same += a[i].opening == other[i].opening;
+  for (size_t i = 0; i < a.size(); i += 2)
+    same += a[i].opening == other[i].opening;
   EXPECT_LT(same, 20);  // another seed shuffles the book differently
 }
 

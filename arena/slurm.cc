@@ -12,8 +12,8 @@ namespace chess {
 namespace {
 
 std::string Header(const SlurmJob& job, const std::string& suffix) {
-  std::string text = absl::StrCat("#!/bin/bash\n#SBATCH --job-name=",
-                                  job.name, "-", suffix, "\n");
+  std::string text = absl::StrCat("#!/bin/bash\n#SBATCH --job-name=", job.name,
+                                  "-", suffix, "\n");
   for (const std::string& option : job.sbatch_options)
     absl::StrAppend(&text, "#SBATCH ", option, "\n");
   return text;
@@ -38,9 +38,9 @@ SlurmJobState ParseJobState(const std::string& text) {
     }
   }
   static constexpr absl::string_view kLive[] = {
-      "PENDING", "RUNNING", "SUSPENDED", "REQUEUED", "REQUEUE_HOLD",
-      "REQUEUE_FED", "CONFIGURING", "COMPLETING", "RESIZING", "SIGNALING",
-      "STAGE_OUT", "RESV_DEL_HOLD", "STOPPED"};
+      "PENDING",     "RUNNING",       "SUSPENDED",  "REQUEUED", "REQUEUE_HOLD",
+      "REQUEUE_FED", "CONFIGURING",   "COMPLETING", "RESIZING", "SIGNALING",
+      "STAGE_OUT",   "RESV_DEL_HOLD", "STOPPED"};
   job.ended = !job.state.empty() &&
               std::find(std::begin(kLive), std::end(kLive), job.state) ==
                   std::end(kLive);
@@ -58,17 +58,16 @@ std::string ShardArrayScript(const SlurmJob& job) {
   absl::StrAppend(
       &text, "#SBATCH --array=0-", job.shards - 1, "\n",
       "#SBATCH --cpus-per-task=", job.cpus_per_task, "\n",
-      "#SBATCH --ntasks=1\n",
-      "#SBATCH --requeue\n",
-      "#SBATCH --open-mode=append\n",
-      "#SBATCH --output=", job.output_dir, "/shard-%a/slurm-%A_%a.out\n",
+      "#SBATCH --ntasks=1\n", "#SBATCH --requeue\n",
+      "#SBATCH --open-mode=append\n", "#SBATCH --output=", job.output_dir,
+      "/shard-%a/slurm-%A_%a.out\n",
       "# Each task plays one shard into its own log; a requeued or restarted\n",
-      "# task resumes that log, so nothing is lost or played twice.\n",
-      "exec ", ShellQuote(job.arena), " ", ShellQuote(job.config),
+      "# task resumes that log, so nothing is lost or played twice.\n", "exec ",
+      ShellQuote(job.arena), " ", ShellQuote(job.config),
       " --shard=\"$SLURM_ARRAY_TASK_ID/", job.shards, "\"",
       " --output_dir=", ShellQuote(job.output_dir),
-      "\"/shard-$SLURM_ARRAY_TASK_ID\"",
-      " --concurrency=", job.cpus_per_task, " --progress=false\n");
+      "\"/shard-$SLURM_ARRAY_TASK_ID\"", " --concurrency=", job.cpus_per_task,
+      " --progress=false\n");
   return text;
 }
 
@@ -77,9 +76,8 @@ std::string MergeScript(const SlurmJob& job) {
   absl::StrAppend(&text, "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n",
                   "#SBATCH --output=", job.output_dir, "/merge-%j.out\n",
                   "# Exit code: the arena's (0 complete or H1, 1 H0, 2 bad ",
-                  "input, 3 engine failure, 4 I/O).\n",
-                  "exec ", ShellQuote(job.arena), " merge ",
-                  ShellQuote(job.output_dir),
+                  "input, 3 engine failure, 4 I/O).\n", "exec ",
+                  ShellQuote(job.arena), " merge ", ShellQuote(job.output_dir),
                   " --output_dir=", ShellQuote(job.output_dir), "/merged\n");
   return text;
 }

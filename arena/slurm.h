@@ -10,12 +10,12 @@
 namespace chess {
 
 struct SlurmJob {
-  std::string arena;        // absolute path of the arena binary
-  std::string config;       // absolute path of the match config
-  std::string output_dir;   // absolute; shard-I/ and merged/ go below it
-  std::string name;         // job name
+  std::string arena;       // absolute path of the arena binary
+  std::string config;      // absolute path of the match config
+  std::string output_dir;  // absolute; shard-I/ and merged/ go below it
+  std::string name;        // job name
   int shards = 1;
-  int cpus_per_task = 1;    // also each shard's concurrency
+  int cpus_per_task = 1;                    // also each shard's concurrency
   std::vector<std::string> sbatch_options;  // extra #SBATCH lines
 };
 
@@ -26,7 +26,7 @@ std::string ShardArrayScript(const SlurmJob& job);
 std::string MergeScript(const SlurmJob& job);
 // A job as `scontrol show job -o ID` describes it.
 struct SlurmJobState {
-  std::string state;  // PENDING, RUNNING, COMPLETED, FAILED, CANCELLED, ...
+  std::string state;   // PENDING, RUNNING, COMPLETED, FAILED, CANCELLED, ...
   int exit_code = -1;  // of the batch script, once ended; -1: none given
   bool ended = false;  // no longer pending, running, suspended or requeued
 };

@@ -33,8 +33,7 @@ double RecordsPerSecond(int threads, int per_thread, WriteFn write) {
     });
   }
   for (std::thread& t : pool) t.join();
-  const double seconds =
-      start.Seconds();
+  const double seconds = start.Seconds();
   return threads * per_thread / seconds;
 }
 

@@ -13,9 +13,8 @@ using google::protobuf::FileDescriptorProto;
 
 TEST(TextProtoTest, ASyntaxErrorNamesSourceLineAndColumn) {
   FileDescriptorProto message;
-  const absl::Status s =
-      ParseTextProto("name: \"a\"\nsyntax: 3\n", "a.textproto", &message,
-                     nullptr);
+  const absl::Status s = ParseTextProto("name: \"a\"\nsyntax: 3\n",
+                                        "a.textproto", &message, nullptr);
   ASSERT_FALSE(s.ok());
   EXPECT_TRUE(absl::StartsWith(s.message(), "a.textproto:2:9: ")) << s;
 }
@@ -26,11 +25,9 @@ TEST(TextProtoTest, AValidationErrorPointsAtTheFieldItNames) {
       "name: \"a\"\n"
       "message_type { name: \"M\" }\n"
       "message_type {\n  name: \"N\"\n  field { name: \"f\" }\n}\n";
-  const absl::Status s =
-      ParseTextProto(text, "b.textproto", &message, [&] {
-        return absl::InvalidArgumentError(
-            "message_type[1].field: needs a number");
-      });
+  const absl::Status s = ParseTextProto(text, "b.textproto", &message, [&] {
+    return absl::InvalidArgumentError("message_type[1].field: needs a number");
+  });
   EXPECT_EQ(s.message(),
             "b.textproto:5:3: message_type[1].field: needs a number");
   // A path that is not in the text: the innermost enclosing field that is.

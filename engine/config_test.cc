@@ -18,8 +18,8 @@ namespace {
 using ::testing::HasSubstr;
 
 TEST(ConfigTest, ShippedConfigsLoadAndValidate) {
-  for (const char* name :
-       {"default", "simplified", "material", "pesto", "tuned", "tuned_stage1", "tuned_stage2"}) {
+  for (const char* name : {"default", "simplified", "material", "pesto",
+                           "tuned", "tuned_stage1", "tuned_stage2"}) {
     SCOPED_TRACE(name);
     auto config =
         LoadEngineConfig(absl::StrCat("configs/engines/", name, ".textproto"));
@@ -94,12 +94,14 @@ TEST(WriteFileAtomicallyTest, FailedWriteKeepsTheOldFile) {
   rlimit small = saved;
   small.rlim_cur = 4096;
   ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
-  const absl::Status status = WriteFileAtomically(path, std::string(100000, 'x'));
+  const absl::Status status =
+      WriteFileAtomically(path, std::string(100000, 'x'));
   ::setrlimit(RLIMIT_FSIZE, &saved);
   ::signal(SIGXFSZ, previous);
   ASSERT_FALSE(status.ok());
   EXPECT_THAT(std::string(status.message()), HasSubstr(path));
-  EXPECT_THAT(std::string(status.message()), HasSubstr("previous file is kept"));
+  EXPECT_THAT(std::string(status.message()),
+              HasSubstr("previous file is kept"));
   EXPECT_EQ(*ReadFile(path), "old contents\n");
   EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
   ASSERT_TRUE(WriteFileAtomically(path, "new\n").ok());

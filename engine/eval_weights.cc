@@ -137,10 +137,9 @@ absl::StatusOr<EvalWeights> EvalWeights::FromProto(const EvalParams& params) {
     }
     if (std::abs(int64_t(term.mg())) > kMaxWeight ||
         std::abs(int64_t(term.eg())) > kMaxWeight) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("eval.terms[", i, "] (", term.name(),
-                       "): mg and eg must be within [-", kMaxWeight, ", ",
-                       kMaxWeight, "]"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "eval.terms[", i, "] (", term.name(),
+          "): mg and eg must be within [-", kMaxWeight, ", ", kMaxWeight, "]"));
     }
     w.weight[kMg][kTermFeatures + found] = term.mg();
     w.weight[kEg][kTermFeatures + found] = term.eg();

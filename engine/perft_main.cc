@@ -26,7 +26,6 @@ ABSL_FLAG(int, max_depth, 99, "with --epd: skip counts deeper than this");
 namespace chess {
 namespace {
 
-
 int RunOne(const std::string& fen, int depth, bool divide) {
   absl::StatusOr<Position> pos = Position::FromFen(fen);
   if (!pos.ok()) {

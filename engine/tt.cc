@@ -41,8 +41,7 @@ void TranspositionTable::Clear() {
     entries_.reset(static_cast<TTEntry*>(std::calloc(count, sizeof(TTEntry))));
     if (!entries_) Resize(megabytes_);
   } else if (size_ > 0) {
-    std::memset(static_cast<void*>(entries_.get()), 0,
-                size_ * sizeof(TTEntry));
+    std::memset(static_cast<void*>(entries_.get()), 0, size_ * sizeof(TTEntry));
   }
   generation_ = 0;
 }

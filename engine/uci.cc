@@ -23,7 +23,6 @@ namespace {
 
 using google::protobuf::FieldDescriptor;
 
-
 std::string UciOptionLine(const FieldDescriptor* f) {
   switch (f->cpp_type()) {
     case FieldDescriptor::CPPTYPE_BOOL:
@@ -69,7 +68,6 @@ std::string FormatInfo(const SearchInfo& info) {
 }
 
 }  // namespace
-
 
 UciSession::UciSession(const EngineConfig& config, std::ostream& out)
     : out_(out), engine_(std::make_unique<Engine>(config)) {}

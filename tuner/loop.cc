@@ -47,8 +47,8 @@ absl::StatusOr<LoopReport> RunLoop(const LoopConfig& config,
   // after.
   if (absl::Status s = WriteTextProto(
           *start, (fs::path(output_dir) / "start.textproto").string(),
-          absl::StrCat("# The start of tuner loop \"", config.name(), "\": ",
-                       start_path, "\n"));
+          absl::StrCat("# The start of tuner loop \"", config.name(),
+                       "\": ", start_path, "\n"));
       !s.ok()) {
     return s;
   }
@@ -79,9 +79,7 @@ absl::StatusOr<LoopReport> RunLoop(const LoopConfig& config,
     r.output_dir = (fs::path(output_dir) / dir).string();
     return r;
   };
-  auto match = [&](auto&&... args) {
-    return PlayMatch(request_for(args...));
-  };
+  auto match = [&](auto&&... args) { return PlayMatch(request_for(args...)); };
 
   for (int g = 1; g <= config.generations(); ++g) {
     const std::string gen = absl::StrCat("gen", g);
