@@ -90,19 +90,19 @@ absl::StatusOr<std::string> ReadFile(const std::string& path) {
   return data;
 }
 
-namespace {
-
-absl::Status ErrnoError(const std::string& path, absl::string_view what) {
+absl::Status ErrnoError(absl::string_view what, const std::string& path) {
   return absl::InternalError(
       absl::StrCat(path, ": ", what, ": ", std::strerror(errno)));
 }
 
+namespace {
+
 absl::Status WriteInPlace(const std::string& path, absl::string_view contents) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-  if (fd < 0) return ErrnoError(path, "cannot open");
+  if (fd < 0) return ErrnoError("cannot open", path);
   absl::Status status = WriteAllToFd(fd, contents, path);
   if (::close(fd) != 0 && status.ok())
-    status = ErrnoError(path, "close failed");
+    status = ErrnoError("close failed", path);
   return status;
 }
 
@@ -113,7 +113,7 @@ absl::Status WriteAllToFd(int fd, absl::string_view data,
   while (!data.empty()) {
     const ssize_t n = ::write(fd, data.data(), data.size());
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return ErrnoError(path, "write failed");
+    if (n < 0) return ErrnoError("write failed", path);
     data.remove_prefix(size_t(n));
   }
   return absl::OkStatus();
@@ -136,13 +136,13 @@ absl::Status WriteFileAtomically(const std::string& path,
   const std::string tmp = path + ".tmp";
   const int fd =
       ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return ErrnoError(tmp, "cannot create");
+  if (fd < 0) return ErrnoError("cannot create", tmp);
   absl::Status status = WriteAllToFd(fd, contents, path);
-  if (status.ok() && !SyncFd(fd)) status = ErrnoError(path, "fsync failed");
+  if (status.ok() && !SyncFd(fd)) status = ErrnoError("fsync failed", path);
   if (::close(fd) != 0 && status.ok())
-    status = ErrnoError(path, "close failed");
+    status = ErrnoError("close failed", path);
   if (status.ok() && ::rename(tmp.c_str(), path.c_str()) != 0)
-    status = ErrnoError(path, "cannot rename over it");
+    status = ErrnoError("cannot rename over it", path);
   if (status.ok()) {
     SyncDirectoryOf(path);
     return status;

@@ -20,6 +20,9 @@ absl::StatusOr<std::string> ReadFile(const std::string& path);
 // file (IsSpecialFile: /dev/null, a pipe) is written in place instead.
 absl::Status WriteFileAtomically(const std::string& path,
                                  absl::string_view contents);
+// The error of the system call that just failed on `path`, as every writer
+// reports it: "<path>: <what>: <strerror(errno)>".
+absl::Status ErrnoError(absl::string_view what, const std::string& path);
 // Writes all of `data` to `fd`, again after a short or interrupted write; the
 // error names `path`.
 absl::Status WriteAllToFd(int fd, absl::string_view data,

@@ -45,11 +45,6 @@ void StoreLe32(uint32_t v, char* p) {
   for (int i = 0; i < 4; ++i) p[i] = char(v >> (8 * i));
 }
 
-absl::Status ErrnoError(absl::string_view what, const std::string& path) {
-  return absl::InternalError(
-      absl::StrCat(path, ": ", what, ": ", std::strerror(errno)));
-}
-
 // Length, checksum, payload.
 std::string Frame(absl::string_view payload) {
   std::string frame(8, '\0');

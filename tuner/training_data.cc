@@ -141,11 +141,6 @@ class TextDatasetParser {
   int64_t line_number_ = 0, malformed_ = 0, reported_ = 0;
 };
 
-absl::Status ErrnoError(absl::string_view what, const std::string& path) {
-  return absl::InternalError(
-      absl::StrCat(path, ": ", what, ": ", std::strerror(errno)));
-}
-
 // Collects positions into a chunk and hands it on when it is full.
 class ChunkingSink : public TrainingSink {
  public:
