@@ -85,6 +85,23 @@ FloatNetwork RandomNetwork(int hidden, std::mt19937_64& rng) {
   return net;
 }
 
+// `net` with `hidden` units, its own first and new ones as RandomNetwork's
+// (output weights zero): the same evaluation, with room to learn more.
+FloatNetwork Widened(FloatNetwork net, int hidden, std::mt19937_64& rng) {
+  if (hidden <= net.hidden) return net;
+  FloatNetwork wide = RandomNetwork(hidden, rng);
+  for (int input = 0; input < kNetworkInputs; ++input) {
+    std::copy_n(&net.input_weights[size_t(input) * net.hidden], net.hidden,
+                &wide.input_weights[size_t(input) * hidden]);
+  }
+  std::copy_n(net.hidden_biases.begin(), net.hidden,
+              wide.hidden_biases.begin());
+  std::copy_n(net.output_weights.begin(), net.hidden,
+              wide.output_weights.begin());
+  wide.output_bias = net.output_bias;
+  return wide;
+}
+
 // Adam over one parameter; `step_size` already holds the bias corrections.
 struct AdamState {
   std::vector<float> m, v;
@@ -158,11 +175,9 @@ NetworkTraining TrainNetwork(
     const std::function<void(int, const NetworkParams&)>& on_epoch,
     const NetworkParams* initial) {
   std::mt19937_64 rng(settings.seed());
-  FloatNetwork net =
-      initial
-          ? Unrounded(*initial)
-          : RandomNetwork(
-                std::clamp(settings.hidden_size(), 1, kMaxNetworkHidden), rng);
+  const int wanted = std::clamp(settings.hidden_size(), 1, kMaxNetworkHidden);
+  FloatNetwork net = initial ? Widened(Unrounded(*initial), wanted, rng)
+                             : RandomNetwork(wanted, rng);
   const int hidden = net.hidden;
 
   AdamState input_adam(net.input_weights.size()), bias_adam(hidden),

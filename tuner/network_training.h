@@ -64,7 +64,9 @@ absl::Status ValidateNetworkSettings(const NetworkSettings& settings);
 
 // Trains a network from a seeded random start (output weights zero, so that
 // it starts as the linear evaluation), or from `initial` when given (one that
-// Network::FromProto accepts; its hidden_size is the one trained);
+// Network::FromProto accepts; its hidden_size is the one trained, unless
+// settings ask for more units: then the new ones are added, output weights
+// zero, so training starts from `initial`'s evaluation);
 // `on_epoch(epoch, params)` sees the rounded network after each epoch.
 NetworkTraining TrainNetwork(
     const NetworkSamples& train, const NetworkSettings& settings,

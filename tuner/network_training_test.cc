@@ -93,6 +93,39 @@ TEST(NetworkTrainingTest, GoesOnFromAGivenNetwork) {
             start_loss);
 }
 
+// A wider network than the one training goes on from keeps its units and
+// adds new ones that say nothing yet: the same evaluation until it learns.
+TEST(NetworkTrainingTest, WidensAGivenNetwork) {
+  const NetworkSamples first = KnightSamples(6), more = KnightSamples(7);
+  NetworkSettings settings = SmallSettings();
+  settings.set_epochs(3);
+  const NetworkParams start = TrainNetwork(first, settings).params;
+
+  settings.set_hidden_size(64);
+  settings.set_epochs(0);
+  const NetworkParams wide = TrainNetwork(more, settings, {}, &start).params;
+  ASSERT_EQ(wide.hidden_size(), 64);
+  for (int input = 0; input < kNetworkInputs; ++input) {
+    for (int j = 0; j < 32; ++j) {
+      ASSERT_EQ(wide.input_weights(input * 64 + j),
+                start.input_weights(input * 32 + j));
+    }
+  }
+  for (int j = 32; j < 64; ++j) EXPECT_EQ(wide.output_weights(j), 0);
+  auto start_net = Network::FromProto(start);
+  auto wide_net = Network::FromProto(wide);
+  ASSERT_TRUE(wide_net.ok()) << wide_net.status();
+  for (size_t i = 0; i < more.size(); i += 97) {
+    ASSERT_EQ(wide_net->EvaluateInputs(more.inputs(i), more.input_count(i)),
+              start_net->EvaluateInputs(more.inputs(i), more.input_count(i)));
+  }
+
+  settings.set_epochs(1);
+  const NetworkParams trained = TrainNetwork(more, settings, {}, &start).params;
+  EXPECT_LT(NetworkLoss(more, *Network::FromProto(trained), 1.0),
+            NetworkLoss(more, *start_net, 1.0));
+}
+
 // Targets are the side to move's: a recorded score and result from White's
 // side are turned for Black, and blended by result_weight.
 TEST(NetworkTrainingTest, TargetsAreTheSideToMoves) {

@@ -267,11 +267,12 @@ absl::Status CheckContinuable(const chess::EngineConfig& start,
         absl::StrCat("settings: continue_from_start, but ", start_path,
                      " has no eval.network to continue from"));
   }
-  if (start.eval().network().hidden_size() != settings.hidden_size()) {
+  if (start.eval().network().hidden_size() > settings.hidden_size()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "settings: hidden_size = ", settings.hidden_size(), ", but ",
         start_path, "'s eval.network has hidden_size ",
-        start.eval().network().hidden_size(), " to continue from"));
+        start.eval().network().hidden_size(),
+        " to continue from (a network can be widened, not narrowed)"));
   }
   return absl::OkStatus();
 }

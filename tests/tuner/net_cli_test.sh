@@ -58,8 +58,13 @@ refused() {  # START NEEDLE
   [[ -e refused.textproto ]] && fail "a refused run wrote its --out"
   echo "refused: $(head -1 refused.txt)"
 }
+settings 96 1 true
+"$TUNER" net --data=data.epd --start="$DEFAULT" --out=wide.textproto \
+  --settings=settings.textproto >wide.txt 2>&1 || fail "widened to 96 units: $(tail -2 wide.txt)"
+grep -q "hidden_size: 96" wide.textproto || fail "the widened network is not 96 units"
+[[ -n "$(bench wide.textproto)" ]] || fail "the widened network does not play"
 settings 32 1 true
-refused "$DEFAULT" "hidden_size = 32"
+refused "$DEFAULT" "a network can be widened, not narrowed"
 settings 64 1 true
 refused "$PESTO" "no eval.network to continue from"
 

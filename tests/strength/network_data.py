@@ -1,0 +1,212 @@
+#!/usr/bin/env python3
+"""Makes the labelled positions `tuner net` trains on, in one command.
+
+The steps, each skipped when its output is already in OUT_DIR (so a stopped
+run goes on where it stopped; delete a file to redo its step):
+  1. selfplay.textproto, games/: `default` against itself at node limits (the
+     second player gets --nodes x 1.4, so that a pair's two games differ), from
+     a shuffled book. To stop it early, stop the arena (or this script) and
+     run the same command again: the games in the log are kept and used.
+  2. positions.epd: `tuner extract --qsearch_config=DEFAULT --format=epd` of
+     the games (quiet positions, resolved by `default`'s quiescence).
+  3. train.epd, valid.epd: the distinct positions, in the order the games were
+     played; the last --valid_fraction of them (whole games, bar the one at the
+     boundary) are held out.
+  4. valid_labelled.epd, train_labelled.epd: both scored by Stockfish at
+     --depth (label_positions.py), the held-out ones first. Labelling is the
+     slow step (about 300 positions a second at depth 8 on two cores). Stopped,
+     it leaves NAME_labelled.partial.epd, which `tuner net` can read as it is;
+     run the same command again to label the rest.
+Then it prints the `tuner net` command for the result.
+
+Usage (issue 13):
+  python3 tests/strength/network_data.py OUT_DIR --games 6000 --nodes 5000 \\
+      --book /tmp/books/2moves_v1.epd --seed 12002 --depth 8 --jobs 2
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+SELFPLAY = """# proto-file: arena/match_config.proto
+# proto-message: chess.MatchConfig
+name: "network-data"
+players {{
+  name: "default"
+  config_file: "{config}"
+  overrides {{ search {{ hash_mb: 4 }} }}
+  time_control {{ nodes: {nodes} }}
+}}
+players {{
+  name: "default-more-nodes"
+  config_file: "{config}"
+  overrides {{ search {{ hash_mb: 4 }} }}
+  time_control {{ nodes: {more_nodes} }}
+}}
+games: {games}
+openings {{
+  file: "{book}"
+  order: SHUFFLED
+}}
+time_control {{ nodes: {nodes} }}
+adjudication {{
+  resign_score_cp: 1000
+  resign_moves: 4
+  max_moves: 250
+}}
+concurrency: {concurrency}
+seed: {seed}
+output_dir: "{games_dir}"
+"""
+
+
+def log(message):
+    print(f"network_data: {message}", file=sys.stderr, flush=True)
+
+
+def run(argv):
+    log(" ".join(argv))
+    result = subprocess.run(argv)
+    if result.returncode != 0:
+        sys.exit(f"network_data: {argv[0]} exited with {result.returncode}")
+
+
+def play(options, out):
+    games_dir = os.path.join(out, "games")
+    config = os.path.join(out, "selfplay.textproto")
+    if os.path.exists(os.path.join(games_dir, "games.log")):
+        log(f"{games_dir}/games.log exists: self-play skipped")
+        return
+    with open(config, "w") as f:
+        f.write(SELFPLAY.format(
+            config=os.path.abspath(options.config), nodes=options.nodes,
+            more_nodes=int(options.nodes * 1.4), games=options.games,
+            book=os.path.abspath(options.book),
+            concurrency=options.concurrency, seed=options.seed,
+            games_dir=games_dir))
+    run([options.arena, "run", config])
+
+
+def extract(options, out):
+    positions = os.path.join(out, "positions.epd")
+    if os.path.exists(positions):
+        log(f"{positions} exists: extraction skipped")
+        return
+    partial = positions + ".partial"
+    run([options.tuner, "extract",
+         f"--qsearch_config={os.path.abspath(options.config)}",
+         "--format=epd", f"--out={partial}",
+         os.path.join(out, "games", "games.log")])
+    os.rename(partial, positions)
+
+
+def distinct_lines(path):
+    """The lines of `path` whose position (the four FEN fields) is new, in
+    order."""
+    seen = set()
+    kept = []
+    with open(path) as f:
+        for line in f:
+            key = " ".join(line.split()[:4])
+            if key and key not in seen:
+                seen.add(key)
+                kept.append(line)
+    return kept
+
+
+def split(options, out):
+    train = os.path.join(out, "train.epd")
+    valid = os.path.join(out, "valid.epd")
+    if os.path.exists(train) and os.path.exists(valid):
+        log(f"{train} exists: split skipped")
+        return
+    lines = distinct_lines(os.path.join(out, "positions.epd"))
+    held_out = int(len(lines) * options.valid_fraction)
+    cut = len(lines) - held_out
+    for path, part in ((valid, lines[cut:]), (train, lines[:cut])):
+        with open(path + ".partial", "w") as f:
+            f.writelines(part)
+        os.rename(path + ".partial", path)
+    log(f"{len(lines)} distinct positions: {cut} to train on, "
+        f"{held_out} held out")
+
+
+def position_key(line):
+    return " ".join(line.split()[:4])
+
+
+def label(options, out):
+    for name in ("valid", "train"):
+        labelled = os.path.join(out, f"{name}_labelled.epd")
+        if os.path.exists(labelled):
+            log(f"{labelled} exists: labelling skipped")
+            continue
+        partial = os.path.join(out, f"{name}_labelled.partial.epd")
+        source = os.path.join(out, f"{name}.epd")
+        target = partial
+        if os.path.exists(partial):
+            # A stopped run: label only what it had not reached.
+            with open(partial) as f:
+                done = {position_key(line) for line in f}
+            source = os.path.join(out, f"{name}.rest.epd")
+            with open(os.path.join(out, f"{name}.epd")) as f, \
+                    open(source, "w") as rest:
+                rest.writelines(l for l in f if position_key(l) not in done)
+            target = os.path.join(out, f"{name}_labelled.more.epd")
+            log(f"{len(done)} positions of {name} labelled before: resumed")
+        run([sys.executable, os.path.join(HERE, "label_positions.py"),
+             source, target, "--depth", str(options.depth),
+             "--jobs", str(options.jobs), "--engine", options.engine])
+        if target != partial:
+            with open(target) as more, open(partial, "a") as f:
+                f.writelines(more)
+            os.remove(target)
+            os.remove(source)
+        os.rename(partial, labelled)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out_dir")
+    parser.add_argument("--games", type=int, default=6000)
+    parser.add_argument("--nodes", type=int, default=5000)
+    parser.add_argument("--book", default="/tmp/books/2moves_v1.epd")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--concurrency", type=int, default=2)
+    parser.add_argument("--depth", type=int, default=8)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--valid_fraction", type=float, default=0.05)
+    parser.add_argument("--engine", default="/usr/games/stockfish")
+    parser.add_argument(
+        "--config", default=os.path.join(ROOT, "configs/engines/default.textproto"))
+    parser.add_argument(
+        "--arena", default=os.path.join(ROOT, "bazel-bin/arena/arena"))
+    parser.add_argument(
+        "--tuner", default=os.path.join(ROOT, "bazel-bin/tuner/tuner"))
+    options = parser.parse_args()
+    for path, what in ((options.book, "--book"), (options.config, "--config"),
+                       (options.arena, "--arena (bazel build //arena)"),
+                       (options.tuner, "--tuner (bazel build //tuner)"),
+                       (options.engine, "--engine (apt install stockfish)")):
+        if not os.path.exists(path):
+            sys.exit(f"network_data: {path} ({what}) does not exist")
+    if not 0 < options.valid_fraction < 1:
+        sys.exit("network_data: --valid_fraction must be in (0, 1)")
+    os.makedirs(options.out_dir, exist_ok=True)
+    play(options, options.out_dir)
+    extract(options, options.out_dir)
+    split(options, options.out_dir)
+    label(options, options.out_dir)
+    out = os.path.abspath(options.out_dir)
+    print(f"tuner net --data={out}/train_labelled.epd "
+          f"--valid={out}/valid_labelled.epd "
+          "--start=configs/engines/default.textproto --out=net.textproto "
+          "--settings=configs/tuning/network_continue.textproto")
+
+
+if __name__ == "__main__":
+    main()
