@@ -32,6 +32,13 @@ NetworkSettings SmallSettings() {
   return settings;
 }
 
+// A network of 32 units trained for 3 epochs, for training to go on from.
+NetworkParams StartNetwork(uint64_t seed) {
+  NetworkSettings settings = SmallSettings();
+  settings.set_epochs(3);
+  return TrainNetwork(KnightSamples(seed), settings).params;
+}
+
 TEST(NetworkTrainingTest, LearnsWhatTheLinearEvaluationMisses) {
   const NetworkSamples train = KnightSamples(1), held_out = KnightSamples(2);
   ASSERT_GT(train.size(), 10000u);
@@ -75,11 +82,9 @@ TEST(NetworkTrainingTest, TheSameSeedTrainsTheSameNetwork) {
 // (the float weights round back to the same integers), and more epochs on new
 // positions start from what it knew instead of from nothing.
 TEST(NetworkTrainingTest, GoesOnFromAGivenNetwork) {
-  const NetworkSamples first = KnightSamples(4), more = KnightSamples(5);
+  const NetworkSamples more = KnightSamples(5);
+  const NetworkParams start = StartNetwork(4);
   NetworkSettings settings = SmallSettings();
-  settings.set_epochs(3);
-  const NetworkParams start = TrainNetwork(first, settings).params;
-
   settings.set_epochs(0);
   EXPECT_EQ(TrainNetwork(more, settings, {}, &start).params.SerializeAsString(),
             start.SerializeAsString());
@@ -96,11 +101,9 @@ TEST(NetworkTrainingTest, GoesOnFromAGivenNetwork) {
 // A wider network than the one training goes on from keeps its units and
 // adds new ones that say nothing yet: the same evaluation until it learns.
 TEST(NetworkTrainingTest, WidensAGivenNetwork) {
-  const NetworkSamples first = KnightSamples(6), more = KnightSamples(7);
+  const NetworkSamples more = KnightSamples(7);
+  const NetworkParams start = StartNetwork(6);
   NetworkSettings settings = SmallSettings();
-  settings.set_epochs(3);
-  const NetworkParams start = TrainNetwork(first, settings).params;
-
   settings.set_hidden_size(64);
   settings.set_epochs(0);
   const NetworkParams wide = TrainNetwork(more, settings, {}, &start).params;
