@@ -16,7 +16,8 @@ run goes on where it stopped; delete a file to redo its step):
      --depth (label_positions.py), the held-out ones first. Labelling is the
      slow step (about 300 positions a second at depth 8 on two cores). Stopped,
      it leaves NAME_labelled.partial.epd, which `tuner net` can read as it is;
-     run the same command again to label the rest.
+     run the same command again to label the rest (as often as it is stopped:
+     a resumed run's labels are kept too).
 Then it prints the `tuner net` command for the result.
 
 Usage (issue 13):
@@ -104,14 +105,18 @@ def extract(options, out):
     os.rename(partial, positions)
 
 
+def position_key(line):
+    """The position of an EPD line: its four FEN fields."""
+    return " ".join(line.split()[:4])
+
+
 def distinct_lines(path):
-    """The lines of `path` whose position (the four FEN fields) is new, in
-    order."""
+    """The lines of `path` whose position is new, in order."""
     seen = set()
     kept = []
     with open(path) as f:
         for line in f:
-            key = " ".join(line.split()[:4])
+            key = position_key(line)
             if key and key not in seen:
                 seen.add(key)
                 kept.append(line)
@@ -135,10 +140,6 @@ def split(options, out):
         f"{held_out} held out")
 
 
-def position_key(line):
-    return " ".join(line.split()[:4])
-
-
 def label(options, out):
     for name in ("valid", "train"):
         labelled = os.path.join(out, f"{name}_labelled.epd")
@@ -146,6 +147,12 @@ def label(options, out):
             log(f"{labelled} exists: labelling skipped")
             continue
         partial = os.path.join(out, f"{name}_labelled.partial.epd")
+        more = os.path.join(out, f"{name}_labelled.more.epd")
+        if os.path.exists(more):
+            # A resumed run stopped in its turn: keep what it labelled.
+            with open(more) as labelled_more, open(partial, "a") as f:
+                f.writelines(labelled_more)
+            os.remove(more)
         source = os.path.join(out, f"{name}.epd")
         target = partial
         if os.path.exists(partial):
@@ -156,15 +163,15 @@ def label(options, out):
             with open(os.path.join(out, f"{name}.epd")) as f, \
                     open(source, "w") as rest:
                 rest.writelines(l for l in f if position_key(l) not in done)
-            target = os.path.join(out, f"{name}_labelled.more.epd")
+            target = more
             log(f"{len(done)} positions of {name} labelled before: resumed")
         run([sys.executable, os.path.join(HERE, "label_positions.py"),
              source, target, "--depth", str(options.depth),
              "--jobs", str(options.jobs), "--engine", options.engine])
         if target != partial:
-            with open(target) as more, open(partial, "a") as f:
-                f.writelines(more)
-            os.remove(target)
+            with open(more) as labelled_more, open(partial, "a") as f:
+                f.writelines(labelled_more)
+            os.remove(more)
             os.remove(source)
         os.rename(partial, labelled)
 
@@ -205,7 +212,7 @@ def main():
     print(f"tuner net --data={out}/train_labelled.epd "
           f"--valid={out}/valid_labelled.epd "
           "--start=configs/engines/default.textproto --out=net.textproto "
-          "--settings=configs/tuning/network_continue.textproto")
+          "--settings=configs/tuning/network_continue2.textproto")
 
 
 if __name__ == "__main__":

@@ -59,4 +59,16 @@ grep -q "2 positions of valid labelled before: resumed" "$OUT.err3" || fail "not
 [[ $(keys "$OUT/valid_labelled.epd" | uniq -d | wc -l) -eq 0 ]] || fail "a position labelled twice"
 [[ ! -e "$OUT/valid_labelled.partial.epd" && ! -e "$OUT/valid.rest.epd" ]] ||
   fail "work files left behind"
+
+# Stopped twice: once after two labels, then after one more in the resumed run.
+sed -n 1,2p "$OUT/valid_labelled.epd" >"$OUT/valid_labelled.partial.epd"
+sed -n 3p "$OUT/valid_labelled.epd" >"$OUT/valid_labelled.more.epd"
+rm "$OUT/valid_labelled.epd"
+make_data >/dev/null 2>"$OUT.err4" || fail "run after two stops: $(tail -5 "$OUT.err4")"
+grep -q "3 positions of valid labelled before: resumed" "$OUT.err4" ||
+  fail "the resumed run's labels were not kept"
+[[ $(wc -l <"$OUT/valid_labelled.epd") -eq $total ]] ||
+  fail "labels after two stops: $(wc -l <"$OUT/valid_labelled.epd") lines, not $total"
+[[ $(keys "$OUT/valid_labelled.epd" | uniq -d | wc -l) -eq 0 ]] || fail "a position labelled twice"
+[[ ! -e "$OUT/valid_labelled.more.epd" ]] || fail "work files left behind"
 echo "PASS"
