@@ -3,12 +3,18 @@
 
 The steps, each skipped when its output is already in OUT_DIR (so a stopped
 run goes on where it stopped; delete a file to redo its step):
+  0. book.epd, only with --new_book N: N openings the network has never seen,
+     made by `arena book` (--book_plies random plausible plies from the
+     initial position, kept when close to equal); self-play uses it instead of
+     --book.
   1. selfplay.textproto, games/: `default` against itself at node limits (the
      second player gets --nodes x 1.4, so that a pair's two games differ), from
      a shuffled book. To stop it early, stop the arena (or this script) and
      run the same command again: the games in the log are kept and used.
   2. positions.epd: `tuner extract --qsearch_config=DEFAULT --format=epd` of
-     the games (quiet positions, resolved by `default`'s quiescence).
+     the games (quiet positions, resolved by `default`'s quiescence; at most
+     --max_per_game of each game when it is > 0, since one game's positions
+     are alike).
   3. train.epd, valid.epd: the distinct positions, in the order the games were
      played; the last --valid_fraction of them (whole games, bar the one at the
      boundary) are held out.
@@ -22,7 +28,7 @@ Then it prints the `tuner net` command for the result.
 
 Usage (issue 13):
   python3 tests/strength/network_data.py OUT_DIR --games 6000 --nodes 5000 \\
-      --book /tmp/books/2moves_v1.epd --seed 12002 --depth 8 --jobs 2
+      --new_book 3000 --seed 14001 --depth 8 --jobs 2
 """
 
 import argparse
@@ -76,6 +82,18 @@ def run(argv):
         sys.exit(f"network_data: {argv[0]} exited with {result.returncode}")
 
 
+def make_book(options, out):
+    book = os.path.join(out, "book.epd")
+    if os.path.exists(book):
+        log(f"{book} exists: book skipped")
+    else:
+        run([options.arena, "book", f"--out={book}.partial",
+             f"--positions={options.new_book}",
+             f"--plies={options.book_plies}", f"--seed={options.seed}"])
+        os.rename(book + ".partial", book)
+    return book
+
+
 def play(options, out):
     games_dir = os.path.join(out, "games")
     config = os.path.join(out, "selfplay.textproto")
@@ -101,6 +119,7 @@ def extract(options, out):
     run([options.tuner, "extract",
          f"--qsearch_config={os.path.abspath(options.config)}",
          "--format=epd", f"--out={partial}",
+         f"--max_per_game={options.max_per_game}",
          os.path.join(out, "games", "games.log")])
     os.rename(partial, positions)
 
@@ -182,6 +201,10 @@ def main():
     parser.add_argument("--games", type=int, default=6000)
     parser.add_argument("--nodes", type=int, default=5000)
     parser.add_argument("--book", default="/tmp/books/2moves_v1.epd")
+    parser.add_argument("--new_book", type=int, default=0,
+                        help="openings made by `arena book` instead of --book")
+    parser.add_argument("--book_plies", type=int, default=10)
+    parser.add_argument("--max_per_game", type=int, default=0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--depth", type=int, default=8)
@@ -195,7 +218,8 @@ def main():
     parser.add_argument(
         "--tuner", default=os.path.join(ROOT, "bazel-bin/tuner/tuner"))
     options = parser.parse_args()
-    for path, what in ((options.book, "--book"), (options.config, "--config"),
+    book_file = [] if options.new_book > 0 else [(options.book, "--book")]
+    for path, what in (*book_file, (options.config, "--config"),
                        (options.arena, "--arena (bazel build //arena)"),
                        (options.tuner, "--tuner (bazel build //tuner)"),
                        (options.engine, "--engine (apt install stockfish)")):
@@ -203,7 +227,12 @@ def main():
             sys.exit(f"network_data: {path} ({what}) does not exist")
     if not 0 < options.valid_fraction < 1:
         sys.exit("network_data: --valid_fraction must be in (0, 1)")
+    if options.new_book < 0 or options.book_plies < 1 or options.max_per_game < 0:
+        sys.exit("network_data: --new_book and --max_per_game must be >= 0, "
+                 "--book_plies >= 1")
     os.makedirs(options.out_dir, exist_ok=True)
+    if options.new_book > 0:
+        options.book = make_book(options, options.out_dir)
     play(options, options.out_dir)
     extract(options, options.out_dir)
     split(options, options.out_dir)

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # network_data.py end to end, small: self-play, extraction, a held-out split
 # and Stockfish's labels; run again, it skips the steps done; stopped while
-# labelling, it labels only the rest. Skips (passes, saying why) without
-# Stockfish.
+# labelling, it labels only the rest; with --new_book, from its own openings.
+# Skips (passes, saying why) without Stockfish.
 set -euo pipefail
 ARENA="$PWD/$1"
 TUNER="$PWD/$2"
@@ -71,4 +71,17 @@ grep -q "3 positions of valid labelled before: resumed" "$OUT.err4" ||
   fail "labels after two stops: $(wc -l <"$OUT/valid_labelled.epd") lines, not $total"
 [[ $(keys "$OUT/valid_labelled.epd" | uniq -d | wc -l) -eq 0 ]] || fail "a position labelled twice"
 [[ ! -e "$OUT/valid_labelled.more.epd" ]] || fail "work files left behind"
+
+# New openings from `arena book`, at most 5 positions a game.
+NEW="$OUT.new_book"
+rm -rf "$NEW"
+python3 "$SCRIPT" "$NEW" --games 4 --nodes 300 --new_book 3 --book_plies 6 \
+  --max_per_game 5 --seed 4 --depth 2 --jobs 2 --valid_fraction 0.25 \
+  --config "$CONFIG" --arena "$ARENA" --tuner "$TUNER" >/dev/null 2>"$NEW.err" ||
+  fail "--new_book run: $(tail -5 "$NEW.err")"
+[[ $(wc -l <"$NEW/book.epd") -eq 3 ]] || fail "book.epd: $(wc -l <"$NEW/book.epd") lines, not 3"
+grep -q "file: \"$NEW/book.epd\"" "$NEW/selfplay.textproto" || fail "self-play not from book.epd"
+((5 < $(wc -l <"$NEW/positions.epd") && $(wc -l <"$NEW/positions.epd") <= 20)) ||
+  fail "--max_per_game 5 of 4 games gave $(wc -l <"$NEW/positions.epd") positions"
+[[ -s "$NEW/train_labelled.epd" && -s "$NEW/valid_labelled.epd" ]] || fail "--new_book: no labels"
 echo "PASS"
