@@ -9,7 +9,8 @@ run goes on where it stopped; delete a file to redo its step):
      --book.
   1. selfplay.textproto, games/: `default` against itself at node limits (the
      second player gets --nodes x 1.4, so that a pair's two games differ), from
-     a shuffled book. To stop it early, stop the arena (or this script) and
+     a shuffled book; with --opponent_elo E, against Stockfish (--engine) at
+     UCI_Elo E instead, for positions like those of games against it. To stop it early, stop the arena (or this script) and
      run the same command again: the games in the log are kept and used.
   2. positions.epd: `tuner extract --qsearch_config=DEFAULT --format=epd` of
      the games (quiet positions, resolved by `default`'s quiescence; at most
@@ -24,7 +25,13 @@ run goes on where it stopped; delete a file to redo its step):
      it leaves NAME_labelled.partial.epd, which `tuner net` can read as it is;
      run the same command again to label the rest (as often as it is stopped:
      a resumed run's labels are kept too).
-Then it prints the `tuner net` command for the result.
+  5. judge.epd, judge_labelled.epd, only with --judge_games LOG[,LOG]: the
+     distinct quiet positions of other games (say, a ladder's games against
+     Stockfish), none of them in train.epd, labelled as above: a held-out set
+     of the positions the engine meets where it is judged, which self-play
+     positions need not resemble.
+Then it prints the `tuner net` command for the result (with judge_labelled.epd
+among the held-out sets when there is one).
 
 Usage (issue 13):
   python3 tests/strength/network_data.py OUT_DIR --games 6000 --nodes 5000 \\
@@ -48,12 +55,7 @@ players {{
   overrides {{ search {{ hash_mb: 4 }} }}
   time_control {{ nodes: {nodes} }}
 }}
-players {{
-  name: "default-more-nodes"
-  config_file: "{config}"
-  overrides {{ search {{ hash_mb: 4 }} }}
-  time_control {{ nodes: {more_nodes} }}
-}}
+{opponent}
 games: {games}
 openings {{
   file: "{book}"
@@ -69,6 +71,25 @@ concurrency: {concurrency}
 seed: {seed}
 output_dir: "{games_dir}"
 """
+
+
+SELF_OPPONENT = """players {{
+  name: "default-more-nodes"
+  config_file: "{config}"
+  overrides {{ search {{ hash_mb: 4 }} }}
+  time_control {{ nodes: {nodes} }}
+}}"""
+
+STOCKFISH_OPPONENT = """players {{
+  name: "stockfish-{elo}"
+  external {{
+    argv: "{engine}"
+    options {{ key: "UCI_LimitStrength" value: "true" }}
+    options {{ key: "UCI_Elo" value: "{elo}" }}
+    options {{ key: "Hash" value: "4" }}
+  }}
+  time_control {{ nodes: {nodes} }}
+}}"""
 
 
 def log(message):
@@ -100,10 +121,18 @@ def play(options, out):
     if os.path.exists(os.path.join(games_dir, "games.log")):
         log(f"{games_dir}/games.log exists: self-play skipped")
         return
+    config_path = os.path.abspath(options.config)
+    opponent_nodes = options.opponent_nodes or int(options.nodes * 1.4)
+    if options.opponent_elo:
+        opponent = STOCKFISH_OPPONENT.format(
+            elo=options.opponent_elo, engine=os.path.abspath(options.engine),
+            nodes=opponent_nodes)
+    else:
+        opponent = SELF_OPPONENT.format(config=config_path, nodes=opponent_nodes)
     with open(config, "w") as f:
         f.write(SELFPLAY.format(
-            config=os.path.abspath(options.config), nodes=options.nodes,
-            more_nodes=int(options.nodes * 1.4), games=options.games,
+            config=config_path, nodes=options.nodes, opponent=opponent,
+            games=options.games,
             book=os.path.abspath(options.book),
             concurrency=options.concurrency, seed=options.seed,
             games_dir=games_dir))
@@ -115,12 +144,16 @@ def extract(options, out):
     if os.path.exists(positions):
         log(f"{positions} exists: extraction skipped")
         return
+    extract_positions(options, [os.path.join(out, "games", "games.log")],
+                      positions, options.max_per_game)
+
+
+def extract_positions(options, game_logs, positions, max_per_game):
     partial = positions + ".partial"
     run([options.tuner, "extract",
          f"--qsearch_config={os.path.abspath(options.config)}",
          "--format=epd", f"--out={partial}",
-         f"--max_per_game={options.max_per_game}",
-         os.path.join(out, "games", "games.log")])
+         f"--max_per_game={max_per_game}", *game_logs])
     os.rename(partial, positions)
 
 
@@ -159,8 +192,27 @@ def split(options, out):
         f"{held_out} held out")
 
 
-def label(options, out):
-    for name in ("valid", "train"):
+def judge(options, out):
+    """The held-out positions of --judge_games: judge.epd."""
+    judge_epd = os.path.join(out, "judge.epd")
+    if os.path.exists(judge_epd):
+        log(f"{judge_epd} exists: judge positions skipped")
+        return
+    positions = os.path.join(out, "judge_positions.epd")
+    extract_positions(options, options.judge_games.split(","), positions, 0)
+    with open(os.path.join(out, "train.epd")) as f:
+        trained = {position_key(line) for line in f}
+    kept = [l for l in distinct_lines(positions)
+            if position_key(l) not in trained]
+    with open(judge_epd + ".partial", "w") as f:
+        f.writelines(kept)
+    os.rename(judge_epd + ".partial", judge_epd)
+    os.remove(positions)
+    log(f"{len(kept)} distinct positions of --judge_games, none trained on")
+
+
+def label(options, out, names):
+    for name in names:
         labelled = os.path.join(out, f"{name}_labelled.epd")
         if os.path.exists(labelled):
             log(f"{labelled} exists: labelling skipped")
@@ -204,7 +256,15 @@ def main():
     parser.add_argument("--new_book", type=int, default=0,
                         help="openings made by `arena book` instead of --book")
     parser.add_argument("--book_plies", type=int, default=10)
+    parser.add_argument("--opponent_elo", type=int, default=0,
+                        help="play Stockfish (--engine) at this UCI_Elo "
+                        "instead of default at more nodes")
+    parser.add_argument("--opponent_nodes", type=int, default=0,
+                        help="the second player's nodes (0: 1.4 x --nodes)")
     parser.add_argument("--max_per_game", type=int, default=0)
+    parser.add_argument("--judge_games", default="",
+                        help="comma-separated arena game logs whose positions "
+                        "are held out too")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--depth", type=int, default=8)
@@ -219,7 +279,9 @@ def main():
         "--tuner", default=os.path.join(ROOT, "bazel-bin/tuner/tuner"))
     options = parser.parse_args()
     book_file = [] if options.new_book > 0 else [(options.book, "--book")]
-    for path, what in (*book_file, (options.config, "--config"),
+    judge_logs = [(path, "--judge_games") for path in
+                  options.judge_games.split(",") if options.judge_games]
+    for path, what in (*book_file, *judge_logs, (options.config, "--config"),
                        (options.arena, "--arena (bazel build //arena)"),
                        (options.tuner, "--tuner (bazel build //tuner)"),
                        (options.engine, "--engine (apt install stockfish)")):
@@ -227,19 +289,24 @@ def main():
             sys.exit(f"network_data: {path} ({what}) does not exist")
     if not 0 < options.valid_fraction < 1:
         sys.exit("network_data: --valid_fraction must be in (0, 1)")
-    if options.new_book < 0 or options.book_plies < 1 or options.max_per_game < 0:
-        sys.exit("network_data: --new_book and --max_per_game must be >= 0, "
-                 "--book_plies >= 1")
+    if min(options.new_book, options.max_per_game, options.opponent_nodes,
+           options.opponent_elo) < 0 or options.book_plies < 1:
+        sys.exit("network_data: --new_book, --max_per_game, --opponent_elo and "
+                 "--opponent_nodes must be >= 0, --book_plies >= 1")
     os.makedirs(options.out_dir, exist_ok=True)
     if options.new_book > 0:
         options.book = make_book(options, options.out_dir)
     play(options, options.out_dir)
     extract(options, options.out_dir)
     split(options, options.out_dir)
-    label(options, options.out_dir)
+    held_out = ["valid"]
+    if options.judge_games:
+        judge(options, options.out_dir)
+        held_out.append("judge")
+    label(options, options.out_dir, held_out + ["train"])
     out = os.path.abspath(options.out_dir)
-    print(f"tuner net --data={out}/train_labelled.epd "
-          f"--valid={out}/valid_labelled.epd "
+    valid = ",".join(f"{out}/{name}_labelled.epd" for name in held_out)
+    print(f"tuner net --data={out}/train_labelled.epd --valid={valid} "
           "--start=configs/engines/default.textproto --out=net.textproto "
           "--settings=configs/tuning/network_continue2.textproto")
 

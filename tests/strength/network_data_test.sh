@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # network_data.py end to end, small: self-play, extraction, a held-out split
 # and Stockfish's labels; run again, it skips the steps done; stopped while
-# labelling, it labels only the rest; with --new_book, from its own openings.
+# labelling, it labels only the rest; with --new_book, from its own openings,
+# and with --judge_games, other games' positions held out too.
 # Skips (passes, saying why) without Stockfish.
 set -euo pipefail
 ARENA="$PWD/$1"
@@ -72,15 +73,26 @@ grep -q "3 positions of valid labelled before: resumed" "$OUT.err4" ||
 [[ $(keys "$OUT/valid_labelled.epd" | uniq -d | wc -l) -eq 0 ]] || fail "a position labelled twice"
 [[ ! -e "$OUT/valid_labelled.more.epd" ]] || fail "work files left behind"
 
-# New openings from `arena book`, at most 5 positions a game.
+# New openings from `arena book`, games against Stockfish at UCI_Elo 2000, at
+# most 5 positions a game; the first run's games judge the network too.
 NEW="$OUT.new_book"
 rm -rf "$NEW"
 python3 "$SCRIPT" "$NEW" --games 4 --nodes 300 --new_book 3 --book_plies 6 \
-  --max_per_game 5 --seed 4 --depth 2 --jobs 2 --valid_fraction 0.25 \
-  --config "$CONFIG" --arena "$ARENA" --tuner "$TUNER" >/dev/null 2>"$NEW.err" ||
-  fail "--new_book run: $(tail -5 "$NEW.err")"
+  --max_per_game 5 --opponent_elo 2000 --opponent_nodes 1000 --seed 4 --depth 2 \
+  --jobs 2 --valid_fraction 0.25 \
+  --judge_games "$OUT/games/games.log" --config "$CONFIG" --arena "$ARENA" \
+  --tuner "$TUNER" >"$NEW.cmd" 2>"$NEW.err" || fail "--new_book run: $(tail -5 "$NEW.err")"
+grep -q -- "--valid=$NEW/valid_labelled.epd,$NEW/judge_labelled.epd " "$NEW.cmd" ||
+  fail "judge_labelled.epd not held out: $(cat "$NEW.cmd")"
+(($(wc -l <"$NEW/judge_labelled.epd") > 50)) || fail "too few judge positions"
+[[ -z $(comm -12 <(keys "$NEW/train.epd") <(keys "$NEW/judge.epd")) ]] ||
+  fail "a judge position is trained on"
 [[ $(wc -l <"$NEW/book.epd") -eq 3 ]] || fail "book.epd: $(wc -l <"$NEW/book.epd") lines, not 3"
 grep -q "file: \"$NEW/book.epd\"" "$NEW/selfplay.textproto" || fail "self-play not from book.epd"
+grep -q 'value: "2000"' "$NEW/selfplay.textproto" || fail "no Stockfish at UCI_Elo 2000"
+[[ $(grep -c '^\[Black "stockfish-2000"\]' "$NEW/games/games.pgn") -eq 2 ]] ||
+  fail "Stockfish did not play Black twice: $(grep Termination "$NEW/games/games.pgn")"
+! grep -q "did not start" "$NEW/games/games.pgn" || fail "Stockfish did not start"
 ((5 < $(wc -l <"$NEW/positions.epd") && $(wc -l <"$NEW/positions.epd") <= 20)) ||
   fail "--max_per_game 5 of 4 games gave $(wc -l <"$NEW/positions.epd") positions"
 [[ -s "$NEW/train_labelled.epd" && -s "$NEW/valid_labelled.epd" ]] || fail "--new_book: no labels"
