@@ -10,8 +10,9 @@ run goes on where it stopped; delete a file to redo its step):
   1. selfplay.textproto, games/: `default` against itself at node limits (the
      second player gets --nodes x 1.4, so that a pair's two games differ), from
      a shuffled book; with --opponent_elo E, against Stockfish (--engine) at
-     UCI_Elo E instead, for positions like those of games against it. To stop it early, stop the arena (or this script) and
-     run the same command again: the games in the log are kept and used.
+     UCI_Elo E instead, for positions like those of games against it. To stop
+     it early, stop the arena (or this script) and run the same command again:
+     the games in the log are kept and used.
   2. positions.epd: `tuner extract --qsearch_config=DEFAULT --format=epd` of
      the games (quiet positions, resolved by `default`'s quiescence; at most
      --max_per_game of each game when it is > 0, since one game's positions
@@ -306,9 +307,12 @@ def main():
     label(options, options.out_dir, held_out + ["train"])
     out = os.path.abspath(options.out_dir)
     valid = ",".join(f"{out}/{name}_labelled.epd" for name in held_out)
+    # The settings that fitted such data best: new openings bear more epochs
+    # than positions of the network's own games.
+    settings = "network_continue3" if options.new_book else "network_continue2"
     print(f"tuner net --data={out}/train_labelled.epd --valid={valid} "
           "--start=configs/engines/default.textproto --out=net.textproto "
-          "--settings=configs/tuning/network_continue2.textproto")
+          f"--settings=configs/tuning/{settings}.textproto")
 
 
 if __name__ == "__main__":

@@ -82,7 +82,7 @@ python3 "$SCRIPT" "$NEW" --games 4 --nodes 300 --new_book 3 --book_plies 6 \
   --jobs 2 --valid_fraction 0.25 \
   --judge_games "$OUT/games/games.log" --config "$CONFIG" --arena "$ARENA" \
   --tuner "$TUNER" >"$NEW.cmd" 2>"$NEW.err" || fail "--new_book run: $(tail -5 "$NEW.err")"
-grep -q -- "--valid=$NEW/valid_labelled.epd,$NEW/judge_labelled.epd " "$NEW.cmd" ||
+grep -q -- "--valid=$NEW/valid_labelled.epd,$NEW/judge_labelled.epd .*network_continue3" "$NEW.cmd" ||
   fail "judge_labelled.epd not held out: $(cat "$NEW.cmd")"
 (($(wc -l <"$NEW/judge_labelled.epd") > 50)) || fail "too few judge positions"
 [[ -z $(comm -12 <(keys "$NEW/train.epd") <(keys "$NEW/judge.epd")) ]] ||
