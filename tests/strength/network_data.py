@@ -104,6 +104,21 @@ def run(argv):
         sys.exit(f"network_data: {argv[0]} exited with {result.returncode}")
 
 
+def write_lines(path, lines):
+    """`lines` to `path`, through a .partial file: a stopped run leaves no
+    half-written `path` for the next run to take as done."""
+    with open(path + ".partial", "w") as f:
+        f.writelines(lines)
+    os.rename(path + ".partial", path)
+
+
+def append_and_remove(source, target):
+    """Adds the lines of `source` to `target`, then removes `source`."""
+    with open(source) as lines, open(target, "a") as f:
+        f.writelines(lines)
+    os.remove(source)
+
+
 def make_book(options, out):
     book = os.path.join(out, "book.epd")
     if os.path.exists(book):
@@ -186,28 +201,24 @@ def split(options, out):
     held_out = int(len(lines) * options.valid_fraction)
     cut = len(lines) - held_out
     for path, part in ((valid, lines[cut:]), (train, lines[:cut])):
-        with open(path + ".partial", "w") as f:
-            f.writelines(part)
-        os.rename(path + ".partial", path)
+        write_lines(path, part)
     log(f"{len(lines)} distinct positions: {cut} to train on, "
         f"{held_out} held out")
 
 
-def judge(options, out):
-    """The held-out positions of --judge_games: judge.epd."""
+def judge(options, out, game_logs):
+    """The held-out positions of `game_logs` (--judge_games): judge.epd."""
     judge_epd = os.path.join(out, "judge.epd")
     if os.path.exists(judge_epd):
         log(f"{judge_epd} exists: judge positions skipped")
         return
     positions = os.path.join(out, "judge_positions.epd")
-    extract_positions(options, options.judge_games.split(","), positions, 0)
+    extract_positions(options, game_logs, positions, 0)
     with open(os.path.join(out, "train.epd")) as f:
         trained = {position_key(line) for line in f}
     kept = [l for l in distinct_lines(positions)
             if position_key(l) not in trained]
-    with open(judge_epd + ".partial", "w") as f:
-        f.writelines(kept)
-    os.rename(judge_epd + ".partial", judge_epd)
+    write_lines(judge_epd, kept)
     os.remove(positions)
     log(f"{len(kept)} distinct positions of --judge_games, none trained on")
 
@@ -222,9 +233,7 @@ def label(options, out, names):
         more = os.path.join(out, f"{name}_labelled.more.epd")
         if os.path.exists(more):
             # A resumed run stopped in its turn: keep what it labelled.
-            with open(more) as labelled_more, open(partial, "a") as f:
-                f.writelines(labelled_more)
-            os.remove(more)
+            append_and_remove(more, partial)
         source = os.path.join(out, f"{name}.epd")
         target = partial
         if os.path.exists(partial):
@@ -241,9 +250,7 @@ def label(options, out, names):
              source, target, "--depth", str(options.depth),
              "--jobs", str(options.jobs), "--engine", options.engine])
         if target != partial:
-            with open(more) as labelled_more, open(partial, "a") as f:
-                f.writelines(labelled_more)
-            os.remove(more)
+            append_and_remove(more, partial)
             os.remove(source)
         os.rename(partial, labelled)
 
@@ -280,9 +287,9 @@ def main():
         "--tuner", default=os.path.join(ROOT, "bazel-bin/tuner/tuner"))
     options = parser.parse_args()
     book_file = [] if options.new_book > 0 else [(options.book, "--book")]
-    judge_logs = [(path, "--judge_games") for path in
-                  options.judge_games.split(",") if options.judge_games]
-    for path, what in (*book_file, *judge_logs, (options.config, "--config"),
+    judge_logs = options.judge_games.split(",") if options.judge_games else []
+    for path, what in (*book_file,
+                       *((log_path, "--judge_games") for log_path in judge_logs), (options.config, "--config"),
                        (options.arena, "--arena (bazel build //arena)"),
                        (options.tuner, "--tuner (bazel build //tuner)"),
                        (options.engine, "--engine (apt install stockfish)")):
@@ -301,8 +308,8 @@ def main():
     extract(options, options.out_dir)
     split(options, options.out_dir)
     held_out = ["valid"]
-    if options.judge_games:
-        judge(options, options.out_dir)
+    if judge_logs:
+        judge(options, options.out_dir, judge_logs)
         held_out.append("judge")
     label(options, options.out_dir, held_out + ["train"])
     out = os.path.abspath(options.out_dir)
