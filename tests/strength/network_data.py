@@ -32,11 +32,17 @@ run goes on where it stopped; delete a file to redo its step):
      of the positions the engine meets where it is judged, which self-play
      positions need not resemble.
 Then it prints the `tuner net` command for the result (with judge_labelled.epd
-among the held-out sets when there is one).
+among the held-out sets when there is one). With --previous DIR[,DIR], earlier
+runs' OUT_DIRs, their train_labelled.epd are trained on too and their
+valid_labelled.epd held out too (and no judge position is in their training
+set): positions of games against Stockfish beside one earlier self-play set
+fitted its games better but lost self-play games; beside two, the network gained
+in self-play too (docs/strength-log.md, 2026-11-27).
 
 Usage (issue 13):
-  python3 tests/strength/network_data.py OUT_DIR --games 6000 --nodes 5000 \\
-      --new_book 3000 --seed 14001 --depth 8 --jobs 2
+  python3 tests/strength/network_data.py OUT_DIR --games 3000 --nodes 5000 \\
+      --opponent_elo 2400 --opponent_nodes 4000 --new_book 2000 --seed 16001 \\
+      --judge_games LADDER/games.log --previous /tmp/nd,/tmp/nd2
 """
 
 import argparse
@@ -206,16 +212,20 @@ def split(options, out):
         f"{held_out} held out")
 
 
-def judge(options, out, game_logs):
-    """The held-out positions of `game_logs` (--judge_games): judge.epd."""
+def judge(options, out, game_logs, previous):
+    """The held-out positions of `game_logs` (--judge_games): judge.epd, none
+    of them in train.epd or in a `previous` run's train_labelled.epd."""
     judge_epd = os.path.join(out, "judge.epd")
     if os.path.exists(judge_epd):
         log(f"{judge_epd} exists: judge positions skipped")
         return
     positions = os.path.join(out, "judge_positions.epd")
     extract_positions(options, game_logs, positions, 0)
-    with open(os.path.join(out, "train.epd")) as f:
-        trained = {position_key(line) for line in f}
+    trained = set()
+    for path in [os.path.join(out, "train.epd"),
+                 *(os.path.join(p, "train_labelled.epd") for p in previous)]:
+        with open(path) as f:
+            trained.update(position_key(line) for line in f)
     kept = [l for l in distinct_lines(positions)
             if position_key(l) not in trained]
     write_lines(judge_epd, kept)
@@ -273,6 +283,10 @@ def main():
     parser.add_argument("--judge_games", default="",
                         help="comma-separated arena game logs whose positions "
                         "are held out too")
+    parser.add_argument("--previous", default="",
+                        help="comma-separated OUT_DIRs of earlier runs whose "
+                        "labelled positions the printed command trains on "
+                        "and holds out too")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--depth", type=int, default=8)
@@ -288,8 +302,13 @@ def main():
     options = parser.parse_args()
     book_file = [] if options.new_book > 0 else [(options.book, "--book")]
     judge_logs = options.judge_games.split(",") if options.judge_games else []
+    previous = [os.path.abspath(p) for p in options.previous.split(",")
+                if p]
     for path, what in (*book_file,
-                       *((log_path, "--judge_games") for log_path in judge_logs), (options.config, "--config"),
+                       *((log_path, "--judge_games") for log_path in judge_logs),
+                       *((os.path.join(p, f"{name}_labelled.epd"), "--previous")
+                         for p in previous for name in ("train", "valid")),
+                       (options.config, "--config"),
                        (options.arena, "--arena (bazel build //arena)"),
                        (options.tuner, "--tuner (bazel build //tuner)"),
                        (options.engine, "--engine (apt install stockfish)")):
@@ -309,15 +328,17 @@ def main():
     split(options, options.out_dir)
     held_out = ["valid"]
     if judge_logs:
-        judge(options, options.out_dir, judge_logs)
+        judge(options, options.out_dir, judge_logs, previous)
         held_out.append("judge")
     label(options, options.out_dir, held_out + ["train"])
     out = os.path.abspath(options.out_dir)
-    valid = ",".join(f"{out}/{name}_labelled.epd" for name in held_out)
+    data = ",".join(f"{d}/train_labelled.epd" for d in [out, *previous])
+    valid = ",".join([*(f"{out}/{name}_labelled.epd" for name in held_out),
+                      *(f"{d}/valid_labelled.epd" for d in previous)])
     # The settings that fitted such data best: new openings bear more epochs
     # than positions of the network's own games.
     settings = "network_continue3" if options.new_book else "network_continue2"
-    print(f"tuner net --data={out}/train_labelled.epd --valid={valid} "
+    print(f"tuner net --data={data} --valid={valid} "
           "--start=configs/engines/default.textproto --out=net.textproto "
           f"--settings=configs/tuning/{settings}.textproto")
 

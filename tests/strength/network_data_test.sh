@@ -2,7 +2,8 @@
 # network_data.py end to end, small: self-play, extraction, a held-out split
 # and Stockfish's labels; run again, it skips the steps done; stopped while
 # labelling, it labels only the rest; with --new_book, from its own openings,
-# and with --judge_games, other games' positions held out too.
+# and with --judge_games, other games' positions held out too; with --previous,
+# an earlier run's labels trained on and held out beside its own.
 # Skips (passes, saying why) without Stockfish.
 set -euo pipefail
 ARENA="$PWD/$1"
@@ -74,18 +75,20 @@ grep -q "3 positions of valid labelled before: resumed" "$OUT.err4" ||
 [[ ! -e "$OUT/valid_labelled.more.epd" ]] || fail "work files left behind"
 
 # New openings from `arena book`, games against Stockfish at UCI_Elo 2000, at
-# most 5 positions a game; the first run's games judge the network too.
+# most 5 positions a game; the first run's games judge the network too, and its
+# labels are trained on and held out too (--previous), so only its held-out
+# positions can judge.
 NEW="$OUT.new_book"
 rm -rf "$NEW"
 python3 "$SCRIPT" "$NEW" --games 4 --nodes 300 --new_book 3 --book_plies 6 \
   --max_per_game 5 --opponent_elo 2000 --opponent_nodes 1000 --seed 4 --depth 2 \
   --jobs 2 --valid_fraction 0.25 \
-  --judge_games "$OUT/games/games.log" --config "$CONFIG" --arena "$ARENA" \
+  --judge_games "$OUT/games/games.log" --previous "$OUT" --config "$CONFIG" --arena "$ARENA" \
   --tuner "$TUNER" >"$NEW.cmd" 2>"$NEW.err" || fail "--new_book run: $(tail -5 "$NEW.err")"
-grep -q -- "--valid=$NEW/valid_labelled.epd,$NEW/judge_labelled.epd .*network_continue3" "$NEW.cmd" ||
-  fail "judge_labelled.epd not held out: $(cat "$NEW.cmd")"
-(($(wc -l <"$NEW/judge_labelled.epd") > 50)) || fail "too few judge positions"
-[[ -z $(comm -12 <(keys "$NEW/train.epd") <(keys "$NEW/judge.epd")) ]] ||
+grep -q -- "--data=$NEW/train_labelled.epd,$OUT/train_labelled.epd --valid=$NEW/valid_labelled.epd,$NEW/judge_labelled.epd,$OUT/valid_labelled.epd .*network_continue3" "$NEW.cmd" ||
+  fail "judge_labelled.epd or --previous not in the command: $(cat "$NEW.cmd")"
+(($(wc -l <"$NEW/judge_labelled.epd") > 0)) || fail "no judge positions"
+[[ -z $(comm -12 <(keys "$NEW/train.epd" "$OUT/train_labelled.epd") <(keys "$NEW/judge.epd")) ]] ||
   fail "a judge position is trained on"
 [[ $(wc -l <"$NEW/book.epd") -eq 3 ]] || fail "book.epd: $(wc -l <"$NEW/book.epd") lines, not 3"
 grep -q "file: \"$NEW/book.epd\"" "$NEW/selfplay.textproto" || fail "self-play not from book.epd"
