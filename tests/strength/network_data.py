@@ -184,6 +184,17 @@ def position_key(line):
     return " ".join(line.split()[:4])
 
 
+def position_keys(path):
+    """The positions of the EPD lines of `path`."""
+    with open(path) as f:
+        return {position_key(line) for line in f}
+
+
+def comma_list(text):
+    """The non-empty items of a comma-separated flag."""
+    return [item for item in text.split(",") if item]
+
+
 def distinct_lines(path):
     """The lines of `path` whose position is new, in order."""
     seen = set()
@@ -221,11 +232,10 @@ def judge(options, out, game_logs, previous):
         return
     positions = os.path.join(out, "judge_positions.epd")
     extract_positions(options, game_logs, positions, 0)
-    trained = set()
-    for path in [os.path.join(out, "train.epd"),
-                 *(os.path.join(p, "train_labelled.epd") for p in previous)]:
-        with open(path) as f:
-            trained.update(position_key(line) for line in f)
+    trained = set().union(*(
+        position_keys(path) for path in [
+            os.path.join(out, "train.epd"),
+            *(os.path.join(p, "train_labelled.epd") for p in previous)]))
     kept = [l for l in distinct_lines(positions)
             if position_key(l) not in trained]
     write_lines(judge_epd, kept)
@@ -248,8 +258,7 @@ def label(options, out, names):
         target = partial
         if os.path.exists(partial):
             # A stopped run: label only what it had not reached.
-            with open(partial) as f:
-                done = {position_key(line) for line in f}
+            done = position_keys(partial)
             source = os.path.join(out, f"{name}.rest.epd")
             with open(os.path.join(out, f"{name}.epd")) as f, \
                     open(source, "w") as rest:
@@ -301,9 +310,8 @@ def main():
         "--tuner", default=os.path.join(ROOT, "bazel-bin/tuner/tuner"))
     options = parser.parse_args()
     book_file = [] if options.new_book > 0 else [(options.book, "--book")]
-    judge_logs = options.judge_games.split(",") if options.judge_games else []
-    previous = [os.path.abspath(p) for p in options.previous.split(",")
-                if p]
+    judge_logs = comma_list(options.judge_games)
+    previous = [os.path.abspath(p) for p in comma_list(options.previous)]
     for path, what in (*book_file,
                        *((log_path, "--judge_games") for log_path in judge_logs),
                        *((os.path.join(p, f"{name}_labelled.epd"), "--previous")
