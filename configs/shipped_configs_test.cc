@@ -88,7 +88,7 @@ bool ExpectStartingPointsExist(const std::string& path,
 TEST(ShippedConfigsTest, EachParsesAsItsHeaderSaysAndStartsFromFilesThatExist) {
   const auto known = KnownMessages();
   const std::vector<std::string> paths = ShippedConfigs();
-  EXPECT_GE(paths.size(), 60u);
+  EXPECT_GE(paths.size(), 13u);
   int tuning_runs = 0;
   for (const std::string& path : paths) {
     SCOPED_TRACE(path);
@@ -105,7 +105,7 @@ TEST(ShippedConfigsTest, EachParsesAsItsHeaderSaysAndStartsFromFilesThatExist) {
     EXPECT_TRUE(parsed.ok()) << parsed;
     if (parsed.ok()) tuning_runs += ExpectStartingPointsExist(path, *message);
   }
-  EXPECT_GE(tuning_runs, 10);
+  EXPECT_GE(tuning_runs, 2);
 }
 
 }  // namespace

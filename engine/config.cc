@@ -47,21 +47,12 @@ constexpr Range kSearchRanges[] = {
     {"lmp_max_depth", 0, 64},
     {"lmp_base", 0, 256},
     {"iir_min_depth", 1, 64},
-    {"lmr_history_divisor", 0, 1 << 30},
-    {"lmr_history_max_plies", 0, 64},
     {"time_moves_to_go", 2, 1000},
     {"time_increment_percent", 0, 100},
     {"time_soft_percent", 10, 100},
-    {"null_move_eval_divisor", 0, 100000},
-    {"singular_min_depth", 4, 64},
-    {"singular_margin_cp", 0, 1000},
     {"see_pruning_max_depth", 0, 64},
     {"see_quiet_margin_cp", 0, 2000},
     {"see_noisy_margin_cp", 0, 2000},
-    {"razor_max_depth", 0, 64},
-    {"razor_margin_cp", 0, 5000},
-    {"delta_margin_cp", 0, 5000},
-    {"cut_node_reduction", 0, 8},
 };
 
 }  // namespace
@@ -141,15 +132,8 @@ void DisableSelectiveSearch(SearchParams* p) {
   p->set_late_move_pruning(false);
   p->set_internal_iterative_reduction(false);
   p->set_improving(false);
-  p->set_tt_eval_correction(false);
-  p->set_null_move_eval_divisor(0);
   p->set_qsearch_tt(false);
-  p->set_singular_extension(false);
   p->set_see_pruning(false);
-  p->set_razoring(false);
-  p->set_delta_pruning(false);
-  p->set_cut_node_reduction(0);
-  p->set_pawn_correction(false);
   p->set_pruning_lmr_depth(false);
 }
 

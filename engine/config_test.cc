@@ -18,8 +18,8 @@ namespace {
 using ::testing::HasSubstr;
 
 TEST(ConfigTest, ShippedConfigsLoadAndValidate) {
-  for (const char* name : {"default", "simplified", "material", "pesto",
-                           "tuned", "tuned_stage1", "tuned_stage2"}) {
+  for (const char* name :
+       {"default", "simplified", "material", "pesto", "tuned"}) {
     SCOPED_TRACE(name);
     auto config =
         LoadEngineConfig(absl::StrCat("configs/engines/", name, ".textproto"));

@@ -8,7 +8,6 @@
 #include "engine/game.h"
 #include "engine/see.h"
 #include "engine/time_budget.h"
-#include "engine/winnable.h"
 
 namespace chess {
 namespace {
@@ -17,10 +16,6 @@ constexpr int kTTMoveScore = 1 << 30;
 constexpr int kGoodNoisyScore = 1 << 28;
 constexpr int kKillerScore = 1 << 27;
 constexpr int kHistoryMax = 1 << 20;
-constexpr int kCaptureHistoryMax = 1 << 14;
-// With capture history, victim and attacker weigh this much more, so that the
-// history (a quarter of it, at most a victim's step) orders within them.
-constexpr int kCaptureOrderScale = 256;
 
 // The saturating update of every history table: moves `h` by `delta`, less
 // the more `h` already points that way, so it stays within +-max.
@@ -28,8 +23,6 @@ void AddToHistory(int& h, int delta, int max) {
   // In 64 bits: h * |delta| reaches 2^20 * 12800.
   h += delta - int(int64_t(h) * std::abs(delta) / max);
 }
-// A score falling this much from one iteration to the next unsettles it.
-constexpr int kSettledScoreDropCp = 30;
 // A piece (of either colour) on a square: the index of continuation history.
 constexpr int kPieceSquares = 12 * 64;
 int PieceSquare(Piece piece, Square to) {
@@ -132,9 +125,7 @@ void Engine::SetConfig(const EngineConfig& config) {
 void Engine::NewGame() {
   tt_.Clear();
   eval_cache_.Clear();
-  correction_.Clear();
   std::memset(history_, 0, sizeof(history_));
-  std::memset(capture_history_, 0, sizeof(capture_history_));
   std::memset(killers_, 0, sizeof(killers_));
   std::fill(&counter_moves_[0][0], &counter_moves_[0][0] + 64 * 64,
             Move::None());
@@ -151,17 +142,13 @@ const int* Engine::ContinuationRow(int ply, int back) const {
 }
 
 Engine::ContinuationRows Engine::ContinuationRowsAt(int ply) const {
-  return {
-      ContinuationRow(ply, 1), ContinuationRow(ply, 2),
-      params_.continuation_four_plies() ? ContinuationRow(ply, 4) : nullptr};
+  return {ContinuationRow(ply, 1), ContinuationRow(ply, 2)};
 }
 
 int Engine::Evaluate(const Position& pos) {
   if (const std::optional<int> cached = eval_cache_.Probe(pos.key()))
     return *cached;
   int score = evaluator_.Evaluate(pos, &pawn_cache_) + network_.Evaluate(pos);
-  if (params_.drawn_endings()) score = ScaleByWinnable(pos, score);
-  if (params_.endgame_scaling()) score = ScaleByEndgame(pos, score);
   if (const int noise = params_.eval_noise_cp(); noise > 0) {
     uint64_t h = Mix(pos.key() ^ Mix(params_.eval_noise_seed() + 1));
     score += int(h % uint64_t(2 * noise + 1)) - noise;
@@ -193,12 +180,6 @@ void Engine::SetTimeLimits(const Position& pos, const SearchLimits& limits) {
   hard_limit_ms_ = budget.hard_ms;
 }
 
-int64_t Engine::SoftLimitMs(int settled_iterations) const {
-  if (!params_.time_settled()) return soft_limit_ms_;
-  return SettledSoftLimitMs({soft_limit_ms_, hard_limit_ms_},
-                            settled_iterations);
-}
-
 bool Engine::ShouldStop() {
   if (stop_.load(std::memory_order_relaxed)) return true;
   if (node_limit_ && nodes_ >= node_limit_) {
@@ -212,7 +193,6 @@ bool Engine::ShouldStop() {
 
 bool Engine::IsDraw(const Position& pos, int ply) const {
   if (pos.halfmove_clock() >= 100) return true;
-  if (params_.drawn_endings() && IsInsufficientMaterial(pos)) return true;
   const size_t index = root_key_index_ + ply;
   const size_t reach = std::min<size_t>(pos.halfmove_clock(), index);
   for (size_t back = 4; back <= reach; back += 2) {
@@ -235,7 +215,6 @@ void Engine::ScoreMoves(const Position& pos, const MoveList& moves,
                            ? counter_moves_[previous.from()][previous.to()]
                            : Move::None();
   const ContinuationRows continuations = ContinuationRowsAt(ply);
-  const bool capture_history = params_.order_capture_history();
   for (size_t i = 0; i < moves.size(); ++i) {
     const Move m = moves[i];
     int score = 0;
@@ -244,15 +223,11 @@ void Engine::ScoreMoves(const Position& pos, const MoveList& moves,
     } else if (m.is_capture() || m.is_promotion()) {
       if (params_.order_mvv_lva()) {
         const PieceType victim = pos.CapturedType(m);
-        const int scale = capture_history ? kCaptureOrderScale : 1;
         score = kGoodNoisyScore;
-        if (victim != kNoPieceType) {
-          score += scale * MvvLva(victim, TypeOf(pos.piece_on(m.from())));
-          if (capture_history) score += CaptureHistory(pos, m) / 4;
-        }
+        if (victim != kNoPieceType)
+          score += MvvLva(victim, TypeOf(pos.piece_on(m.from())));
         if (m.is_promotion()) {
-          score +=
-              m.promotion_type() == kQueen ? 200 * scale : -kGoodNoisyScore;
+          score += m.promotion_type() == kQueen ? 200 : -kGoodNoisyScore;
         } else if (OrdersBySee() && !SeeAtLeast(pos, m, 0)) {
           score += kBadNoisyScore - kGoodNoisyScore;
         }
@@ -278,21 +253,6 @@ int Engine::QuietHistory(const Position& pos, Move m,
   return score;
 }
 
-const int& Engine::CaptureHistory(const Position& pos, Move m) const {
-  return capture_history_[pos.piece_on(m.from())][m.to()][pos.CapturedType(m)];
-}
-
-void Engine::UpdateCaptureStats(const Position& pos, Move best,
-                                const Move* tried, int tried_count, int depth) {
-  const int bonus = std::min(depth * depth, 400) * 4;
-  if (best.is_capture())
-    AddToHistory(CaptureHistory(pos, best), bonus, kCaptureHistoryMax);
-  for (int i = 0; i < tried_count; ++i) {
-    if (tried[i] != best)
-      AddToHistory(CaptureHistory(pos, tried[i]), -bonus, kCaptureHistoryMax);
-  }
-}
-
 void Engine::UpdateQuietStats(const Position& pos, Move best, const Move* tried,
                               int tried_count, int depth, int ply) {
   if (params_.order_killers() && killers_[ply][0] != best) {
@@ -307,7 +267,7 @@ void Engine::UpdateQuietStats(const Position& pos, Move best, const Move* tried,
   if (!params_.order_history()) return;
   const Color us = pos.side_to_move();
   const int bonus = std::min(depth * depth, 400);
-  const std::array<int*, 3> continuations = ContinuationRowsToUpdate(ply);
+  const std::array<int*, 2> continuations = ContinuationRowsToUpdate(ply);
   auto update = [&](Move m, int delta) {
     auto add = [&](int& h) { AddToHistory(h, delta, kHistoryMax); };
     add(history_[us][m.from()][m.to()]);
@@ -342,13 +302,13 @@ int Engine::Quiescence(const Position& pos, int alpha, int beta, int ply) {
   Move best_move;
 
   const bool in_check = pos.InCheck();
-  int best = -kInfinity, stand_pat = -kInfinity;
+  int best = -kInfinity;
   MoveList moves;
   if (in_check) {
     GenerateLegal<GenMode::kAll>(pos, moves);
     if (moves.empty()) return -kMateScore + ply;
   } else {
-    best = stand_pat = CorrectedEval(pos, Evaluate(pos));
+    best = Evaluate(pos);
     if (best >= beta) {
       if (store)
         tt_.Store(pos.key(), Move::None(), ScoreToTT(best, ply), 0,
@@ -368,13 +328,6 @@ int Engine::Quiescence(const Position& pos, int alpha, int beta, int ply) {
     if (!in_check && params_.qsearch_see_pruning() &&
         !moves[i].is_promotion() &&
         (OrdersBySee() ? scores[i] < 0 : !SeeAtLeast(pos, moves[i], 0))) {
-      continue;
-    }
-    // Nor can one that leaves us below alpha even after winning its piece.
-    if (!in_check && params_.delta_pruning() && !moves[i].is_promotion() &&
-        stand_pat + SeeValue(pos.CapturedType(moves[i])) +
-                params_.delta_margin_cp() <=
-            alpha) {
       continue;
     }
     Position child = pos;
@@ -414,35 +367,6 @@ SearchInfo Engine::QuiescenceSearch(const Position& pos) {
   return info;
 }
 
-int Engine::CorrectedEval(const Position& pos, int raw_eval) const {
-  if (!params_.pawn_correction()) return raw_eval;
-  return std::clamp(correction_.Correct(pos, raw_eval), -kMateBound + 1,
-                    kMateBound - 1);
-}
-
-int Engine::PruningEval(int eval, const std::optional<TTEntry>& entry,
-                        int ply) const {
-  if (!params_.tt_eval_correction() || !entry) return eval;
-  const int tt_score = ScoreFromTT(entry->score, ply);
-  if (IsMateScore(tt_score)) return eval;
-  const bool beyond = entry->bound == kBoundExact ||
-                      (entry->bound == kBoundLower && tt_score > eval) ||
-                      (entry->bound == kBoundUpper && tt_score < eval);
-  return beyond ? tt_score : eval;
-}
-
-int Engine::SearchExcluding(const Position& pos, Move excluded, int beta,
-                            int depth, int ply, bool cut_node) {
-  const int saved_eval = static_evals_[ply];
-  excluded_[ply] = excluded;
-  const int score = AlphaBeta(pos, beta - 1, beta, (depth - 1) / 2, ply, false,
-                              cut_node, false);
-  excluded_[ply] = Move::None();
-  static_evals_[ply] = saved_eval;
-  pv_length_[ply] = ply;
-  return score;
-}
-
 int Engine::Minimax(const Position& pos, int depth, int ply) {
   pv_length_[ply] = ply;
   if (ply > 0 && IsDraw(pos, ply)) {
@@ -475,47 +399,8 @@ int Engine::Minimax(const Position& pos, int depth, int ply) {
   return best;
 }
 
-std::optional<int> Engine::ProbCut(const Position& pos, int probcut_beta,
-                                   int static_eval, int depth, int ply,
-                                   bool cut_node,
-                                   const std::optional<TTEntry>& entry) {
-  // The table already knows a search about as deep that stayed below it.
-  if (entry && entry->depth >= depth - 3 && entry->bound != kBoundLower &&
-      ScoreFromTT(entry->score, ply) < probcut_beta) {
-    return std::nullopt;
-  }
-  MoveList moves;
-  GenerateLegal<GenMode::kNoisy>(pos, moves);
-  int scores[256];
-  const Move tt_move = entry ? Move::FromBits(entry->move) : Move::None();
-  ScoreMoves(pos, moves, tt_move, ply, scores);
-  const int probcut_depth = depth - 4;
-  for (size_t i = 0; i < moves.size(); ++i) {
-    PickNext(moves, scores, i);
-    const Move m = moves[i];
-    if (!SeeAtLeast(pos, m, probcut_beta - static_eval)) continue;
-    Position child = pos;
-    child.MakeMove(m);
-    RecordPathMove(pos, child, m, ply);
-    int score = -Quiescence(child, -probcut_beta, -probcut_beta + 1, ply + 1);
-    if (score >= probcut_beta && probcut_depth > 0) {
-      score = -AlphaBeta(child, -probcut_beta, -probcut_beta + 1, probcut_depth,
-                         ply + 1, false, !cut_node, true);
-    }
-    if (stop_.load(std::memory_order_relaxed)) return 0;
-    if (score >= probcut_beta) {
-      if (params_.hash_mb() > 0) {
-        tt_.Store(pos.key(), m, ScoreToTT(score, ply), probcut_depth + 1,
-                  kBoundLower);
-      }
-      return score;
-    }
-  }
-  return std::nullopt;
-}
-
 int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
-                      int ply, bool pv_node, bool cut_node, bool allow_null) {
+                      int ply, bool pv_node, bool allow_null) {
   pv_length_[ply] = ply;
   if (ply > 0 && IsDraw(pos, ply)) {
     ++nodes_;
@@ -530,68 +415,42 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
   if (ShouldStop()) return 0;
   seldepth_ = std::max(seldepth_, ply);
 
-  // A singular-extension search of this position without one move: the
-  // table's entry is the full search's, so it neither cuts nor is replaced.
-  const Move excluded = excluded_[ply];
-  const bool use_tt = params_.hash_mb() > 0 && excluded.is_none();
-  const TTEntry* probed = use_tt ? tt_.Probe(pos.key()) : nullptr;
-  // A copy: the searches below may overwrite the slot.
-  const std::optional<TTEntry> entry =
-      probed ? std::optional<TTEntry>(*probed) : std::nullopt;
+  const bool use_tt = params_.hash_mb() > 0;
+  const TTEntry* entry = use_tt ? tt_.Probe(pos.key()) : nullptr;
   const Move tt_move = entry ? Move::FromBits(entry->move) : Move::None();
-  const int tt_score = entry ? ScoreFromTT(entry->score, ply) : 0;
   if (entry && !pv_node && ply > 0 && entry->depth >= depth) {
+    const int tt_score = ScoreFromTT(entry->score, ply);
     if (BoundCuts(Bound(entry->bound), tt_score, alpha, beta)) return tt_score;
   }
 
   const bool in_check = pos.InCheck();
   const Color us = pos.side_to_move();
-  const int corrected_eval =
-      in_check ? -kInfinity : CorrectedEval(pos, Evaluate(pos));
-  const int static_eval =
-      in_check ? -kInfinity : PruningEval(corrected_eval, entry, ply);
+  const int static_eval = in_check ? -kInfinity : Evaluate(pos);
   static_evals_[ply] = static_eval;
   const bool improving =
       !in_check && ply >= 2 && static_eval > static_evals_[ply - 2];
   // Without the "improving" switch, every node prunes as if it were neither.
   const bool less_pruning = params_.improving() && improving;
   const bool more_pruning = params_.improving() && !improving;
-  const bool prunable = !pv_node && !in_check && excluded.is_none();
+  const bool prunable = !pv_node && !in_check;
   if (params_.reverse_futility_pruning() && prunable &&
       depth <= params_.rfp_max_depth() && std::abs(beta) < kMateBound &&
       static_eval - params_.rfp_margin_cp() * (depth - less_pruning) >= beta) {
     return static_eval;
   }
-  if (params_.razoring() && prunable && depth <= params_.razor_max_depth() &&
-      std::abs(alpha) < kMateBound &&
-      static_eval + params_.razor_margin_cp() * depth <= alpha) {
-    const int score = Quiescence(pos, alpha, alpha + 1, ply);
-    if (stop_.load(std::memory_order_relaxed)) return 0;
-    if (score <= alpha) return score;
-  }
   if (params_.null_move() && allow_null && prunable &&
       depth >= params_.null_move_min_depth() && HasNonPawnMaterial(pos, us) &&
       beta > -kMateBound && static_eval >= beta) {
-    int reduction =
+    const int reduction =
         params_.null_move_base() + depth / params_.null_move_depth_divisor();
-    if (const int divisor = params_.null_move_eval_divisor(); divisor > 0)
-      reduction += std::min((static_eval - beta) / divisor, 3);
     Position child = pos;
     child.MakeNullMove();
     keys_[root_key_index_ + ply + 1] = child.key();
     path_moves_[ply] = Move::None();
     const int score = -AlphaBeta(child, -beta, -beta + 1, depth - 1 - reduction,
-                                 ply + 1, false, !cut_node, false);
+                                 ply + 1, false, false);
     if (stop_.load(std::memory_order_relaxed)) return 0;
     if (score >= beta) return score >= kMateBound ? beta : score;
-  }
-  if (params_.probcut() && prunable && depth >= params_.probcut_min_depth() &&
-      std::abs(beta) < kMateBound) {
-    if (const std::optional<int> score =
-            ProbCut(pos, beta + params_.probcut_margin_cp(), static_eval, depth,
-                    ply, cut_node, entry)) {
-      return *score;
-    }
   }
 
   MoveList moves = LegalMoves(pos);
@@ -599,18 +458,13 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
   int scores[256];
   ScoreMoves(pos, moves, tt_move, ply, scores);
   if (params_.internal_iterative_reduction() && tt_move.is_none() &&
-      excluded.is_none() && depth >= params_.iir_min_depth()) {
+      depth >= params_.iir_min_depth()) {
     --depth;  // no move from an earlier search: likely not worth a full one
   }
   const bool prune_quiets = !pv_node && !in_check;
   const bool see_prunable = params_.see_pruning() && OrdersBySee() && ply > 0 &&
                             !in_check &&
                             depth <= params_.see_pruning_max_depth();
-  const bool try_singular =
-      params_.singular_extension() && ply > 0 && excluded.is_none() &&
-      depth >= params_.singular_min_depth() && entry &&
-      (entry->bound == kBoundLower || entry->bound == kBoundExact) &&
-      entry->depth >= depth - 3 && std::abs(tt_score) < kMateBound;
   // Whether quiet moves judged at `prune_depth` cannot reach alpha.
   auto futile = [&](int prune_depth) {
     return prune_quiets && params_.futility_pruning() &&
@@ -626,14 +480,11 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
           : 256;
 
   const bool pvs = params_.algorithm() == SearchParams::PVS;
-  const int history_divisor =
-      params_.order_history() ? params_.lmr_history_divisor() : 0;
-  const ContinuationRows continuations = ContinuationRowsAt(ply);
   const int original_alpha = alpha;
   int best = -kInfinity;
   Move best_move;
-  Move quiets_tried[256], captures_tried[256];
-  int quiet_count = 0, capture_count = 0;
+  Move quiets_tried[256];
+  int quiet_count = 0;
   int searched = 0;
   // Set once late-move pruning skips a quiet move: it then skips every later
   // one, so only the captures and promotions left need ordering.
@@ -645,7 +496,6 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
       break;
     }
     const Move m = moves[i];
-    if (m == excluded) continue;
     if (use_tt) tt_.Prefetch(pos.KeyAfter(m));
     const bool quiet = !m.is_capture() && !m.is_promotion();
     // Once a move has kept us out of being mated, late and futile quiet moves
@@ -672,18 +522,6 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
                                                 depth * depth))) {
       continue;
     }
-    int extension = 0;
-    if (try_singular && m == tt_move) {
-      const int singular_beta = tt_score - params_.singular_margin_cp() * depth;
-      const int score =
-          SearchExcluding(pos, m, singular_beta, depth, ply, cut_node);
-      if (stop_.load(std::memory_order_relaxed)) return 0;
-      if (score < singular_beta) {
-        extension = 1;
-      } else if (singular_beta >= beta) {
-        return singular_beta;  // another move also beats beta
-      }
-    }
     // Futile quiet moves are skipped unless they check: known without making
     // them.
     if (may_prune && futile(prune_depth) && !pos.GivesCheck(m)) continue;
@@ -691,14 +529,14 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
     child.MakeMove(m);
     const bool gives_check = child.InCheck();
     RecordPathMove(pos, child, m, ply);
-    if (params_.check_extension() && gives_check) extension = 1;
+    const int extension = params_.check_extension() && gives_check;
     const int new_depth = depth - 1 + extension;
 
     int score;
     ++searched;
     if (searched == 1) {
-      score = -AlphaBeta(child, -beta, -alpha, new_depth, ply + 1, pv_node,
-                         !pv_node && !cut_node, true);
+      score =
+          -AlphaBeta(child, -beta, -alpha, new_depth, ply + 1, pv_node, true);
     } else {
       int reduction = 0;
       if (params_.late_move_reductions() && quiet && !in_check &&
@@ -706,30 +544,26 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
           int(i) + 1 >= params_.lmr_min_move_number() &&
           m != killers_[ply][0] && m != killers_[ply][1]) {
         reduction = reductions_[std::min(depth, 63)][std::min<int>(i + 1, 63)] +
-                    more_pruning +
-                    (cut_node ? params_.cut_node_reduction() : 0);
-        if (history_divisor > 0)
-          reduction -= HistoryReductionPlies(
-              QuietHistory(pos, m, continuations) / history_divisor);
+                    more_pruning;
         reduction = std::max(0, std::min(reduction - pv_node, new_depth - 1));
       }
       if (pvs) {
         score = -AlphaBeta(child, -alpha - 1, -alpha, new_depth - reduction,
-                           ply + 1, false, true, true);
+                           ply + 1, false, true);
         if (score > alpha && reduction > 0) {
           score = -AlphaBeta(child, -alpha - 1, -alpha, new_depth, ply + 1,
-                             false, !cut_node, true);
+                             false, true);
         }
         if (score > alpha && score < beta) {
-          score = -AlphaBeta(child, -beta, -alpha, new_depth, ply + 1, true,
-                             false, true);
+          score =
+              -AlphaBeta(child, -beta, -alpha, new_depth, ply + 1, true, true);
         }
       } else {
         score = -AlphaBeta(child, -beta, -alpha, new_depth - reduction, ply + 1,
-                           pv_node, false, true);
+                           pv_node, true);
         if (score > alpha && reduction > 0) {
           score = -AlphaBeta(child, -beta, -alpha, new_depth, ply + 1, pv_node,
-                             false, true);
+                             true);
         }
       }
     }
@@ -744,32 +578,15 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
         if (score >= beta) {
           if (quiet)
             UpdateQuietStats(pos, m, quiets_tried, quiet_count, depth, ply);
-          if (params_.order_capture_history())
-            UpdateCaptureStats(pos, m, captures_tried, capture_count, depth);
           break;
         }
       }
     }
-    if (quiet) {
-      quiets_tried[quiet_count++] = m;
-    } else if (m.is_capture()) {
-      captures_tried[capture_count++] = m;
-    }
-  }
-  // Only the excluded move was legal: the search without it fails low.
-  if (searched == 0) return alpha;
-
-  const Bound bound = BoundOf(best, original_alpha, beta);
-  // A capture's or a promotion's material swing says nothing of where the
-  // evaluation errs.
-  const bool quiet_best = best_move.is_none() || (!best_move.is_capture() &&
-                                                  !best_move.is_promotion());
-  if (params_.pawn_correction() && !in_check && excluded.is_none() &&
-      !IsMateScore(best) && quiet_best) {
-    correction_.Update(pos, corrected_eval, best, bound, depth);
+    if (quiet) quiets_tried[quiet_count++] = m;
   }
   if (use_tt) {
-    tt_.Store(pos.key(), best_move, ScoreToTT(best, ply), depth, bound);
+    tt_.Store(pos.key(), best_move, ScoreToTT(best, ply), depth,
+              BoundOf(best, original_alpha, beta));
   }
   return best;
 }
@@ -779,13 +596,13 @@ int Engine::SearchRoot(const Position& pos, int depth, int previous_score) {
     return Minimax(pos, depth, 0);
   if (!params_.aspiration_windows() || depth < params_.aspiration_min_depth() ||
       IsMateScore(previous_score)) {
-    return AlphaBeta(pos, -kInfinity, kInfinity, depth, 0, true, false, false);
+    return AlphaBeta(pos, -kInfinity, kInfinity, depth, 0, true, false);
   }
   int delta = params_.aspiration_window_cp();
   int alpha = std::max(previous_score - delta, -kInfinity);
   int beta = std::min(previous_score + delta, kInfinity);
   while (true) {
-    const int score = AlphaBeta(pos, alpha, beta, depth, 0, true, false, false);
+    const int score = AlphaBeta(pos, alpha, beta, depth, 0, true, false);
     if (stop_.load(std::memory_order_relaxed)) return score;
     if (score <= alpha) {
       alpha = std::max(score - delta, -kInfinity);
@@ -822,13 +639,9 @@ SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
   root_key_index_ = keys_.size();
   keys_.push_back(pos.key());
   keys_.resize(keys_.size() + kMaxPly + 2);
-  std::fill(std::begin(excluded_), std::end(excluded_), Move::None());
   for (auto& side : history_)
     for (auto& from : side)
       for (int& h : from) h /= 2;
-  for (auto& piece : capture_history_)
-    for (auto& to : piece)
-      for (int& h : to) h /= 2;
 
   const MoveList root_moves = LegalMoves(pos);
   SearchInfo result;
@@ -846,7 +659,6 @@ SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
   const bool time_managed = soft_limit_ms_ > 0 && limits.movetime_ms <= 0;
   const int first_depth = params_.iterative_deepening() ? 1 : max_depth;
   int previous_score = 0;
-  int settled_iterations = 0;
   for (int depth = first_depth; depth <= max_depth; ++depth) {
     seldepth_ = 0;
     const int score = SearchRoot(pos, depth, previous_score);
@@ -861,9 +673,6 @@ SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
       }
       break;
     }
-    const bool settled = depth > first_depth && pv_[0][0] == result.best_move &&
-                         score > previous_score - kSettledScoreDropCp;
-    settled_iterations = settled ? settled_iterations + 1 : 0;
     previous_score = score;
     result.depth = depth;
     result.seldepth = seldepth_;
@@ -875,8 +684,8 @@ SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
     if (on_iteration) result.hashfull = tt_.Hashfull();  // sampled: not free
     if (on_iteration) on_iteration(result);
     if (limits.infinite) continue;
-    if (time_managed && (root_moves.size() == 1 ||
-                         ElapsedMs() >= SoftLimitMs(settled_iterations)))
+    if (time_managed &&
+        (root_moves.size() == 1 || ElapsedMs() >= soft_limit_ms_))
       break;
     if (IsMateScore(score) && MateInMoves(score) > 0 &&
         depth >= 2 * MateInMoves(score) + 1 && !limits.depth) {

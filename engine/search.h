@@ -17,7 +17,6 @@
 
 #include "absl/types/span.h"
 #include "common/stopwatch.h"
-#include "engine/correction_history.h"
 #include "engine/engine_config.pb.h"
 #include "engine/eval_cache.h"
 #include "engine/evaluate.h"
@@ -103,9 +102,8 @@ class Engine {
   SearchInfo QuiescenceSearch(const Position& pos);
 
  private:
-  // `cut_node`: a zero-window node whose parent expects it to fail high.
   int AlphaBeta(const Position& pos, int alpha, int beta, int depth, int ply,
-                bool pv_node, bool cut_node, bool allow_null);
+                bool pv_node, bool allow_null);
   int Minimax(const Position& pos, int depth, int ply);
   int Quiescence(const Position& pos, int alpha, int beta, int ply);
   // What a search of `child`, reached from `pos` by `m` at `ply`, reads of
@@ -117,22 +115,6 @@ class Engine {
     path_moves_[ply] = m;
     path_pieces_[ply] = pos.piece_on(m.from());
   }
-  // ProbCut (SearchParams.probcut): the score to cut this node with, when a
-  // good capture beats `probcut_beta` at reduced depth.
-  std::optional<int> ProbCut(const Position& pos, int probcut_beta,
-                             int static_eval, int depth, int ply, bool cut_node,
-                             const std::optional<TTEntry>& entry);
-  // The static evaluation that pruning reads: `eval` (corrected), or the
-  // table's score when its bound says the true value lies beyond it
-  // (tt_eval_correction).
-  int PruningEval(int eval, const std::optional<TTEntry>& entry, int ply) const;
-  // `raw_eval` plus what correction history learned (pawn_correction).
-  int CorrectedEval(const Position& pos, int raw_eval) const;
-  // A zero-window search at `beta` of `pos` at half `depth` without
-  // `excluded`, for a singular extension; leaves the path's state at `ply` as
-  // it found it.
-  int SearchExcluding(const Position& pos, Move excluded, int beta, int depth,
-                      int ply, bool cut_node);
   int SearchRoot(const Position& pos, int depth, int previous_score);
   void ScoreMoves(const Position& pos, const MoveList& moves, Move tt_move,
                   int ply, int* scores) const;
@@ -149,38 +131,22 @@ class Engine {
   int* ContinuationRow(int ply, int back) {
     return const_cast<int*>(std::as_const(*this).ContinuationRow(ply, back));
   }
-  // The rows a quiet move at `ply` is judged by: of the moves one, two and
-  // (continuation_four_plies) four plies before it; null when none.
-  using ContinuationRows = std::array<const int*, 3>;
+  // The rows a quiet move at `ply` is judged by: of the moves one and two
+  // plies before it; null when none.
+  using ContinuationRows = std::array<const int*, 2>;
   ContinuationRows ContinuationRowsAt(int ply) const;
   // The same rows, to update.
-  std::array<int*, 3> ContinuationRowsToUpdate(int ply) {
+  std::array<int*, 2> ContinuationRowsToUpdate(int ply) {
     const ContinuationRows rows = std::as_const(*this).ContinuationRowsAt(ply);
-    return {const_cast<int*>(rows[0]), const_cast<int*>(rows[1]),
-            const_cast<int*>(rows[2])};
+    return {const_cast<int*>(rows[0]), const_cast<int*>(rows[1])};
   }
   // A quiet move's history plus its continuation history from `rows`.
   int QuietHistory(const Position& pos, Move m,
                    const ContinuationRows& rows) const;
-  // `plies` of history-driven reduction within lmr_history_max_plies.
-  int HistoryReductionPlies(int plies) const {
-    const int bound = params_.lmr_history_max_plies();
-    return bound > 0 ? std::clamp(plies, -bound, bound) : plies;
-  }
   void UpdateQuietStats(const Position& pos, Move best, const Move* tried,
                         int tried_count, int depth, int ply);
-  // After a cut-off by `best` (a capture or not), rewards it if it captured
-  // and punishes the captures `tried` before it.
-  void UpdateCaptureStats(const Position& pos, Move best, const Move* tried,
-                          int tried_count, int depth);
-  const int& CaptureHistory(const Position& pos, Move m) const;
-  int& CaptureHistory(const Position& pos, Move m) {
-    return const_cast<int&>(std::as_const(*this).CaptureHistory(pos, m));
-  }
   void UpdatePv(int ply, Move m);
   void SetTimeLimits(const Position& pos, const SearchLimits& limits);
-  // No iteration starts after this, given how settled the search is.
-  int64_t SoftLimitMs(int settled_iterations) const;
   int64_t ElapsedMs() const;
 
   EngineConfig config_;
@@ -189,7 +155,6 @@ class Engine {
   Network network_;  // added to evaluator_'s score; empty when none
   EvalCache eval_cache_;
   PawnCache pawn_cache_;  // of evaluator_'s weights
-  CorrectionHistory correction_;
   TranspositionTable tt_;
   int reductions_[64][64];
   int64_t move_overhead_ms_ = 10;
@@ -209,8 +174,6 @@ class Engine {
   size_t root_key_index_ = 0;
   Move killers_[kMaxPly + 2][2];
   int history_[2][64][64];
-  // Capture history: per moving piece, target square and captured type.
-  int capture_history_[16][64][6];
   // The quiet move that last refuted a move from..to (counter_moves_).
   Move counter_moves_[64][64];
   // The move played from ply i to ply i + 1 on the current path (None: a
@@ -220,8 +183,6 @@ class Engine {
   // The static evaluation at each ply of the path (-kInfinity in check), for
   // "improving".
   int static_evals_[kMaxPly + 2];
-  // The move a singular-extension search leaves out at a ply (None: none).
-  Move excluded_[kMaxPly + 2];
   // Continuation history: per earlier move (piece, target), per reply (piece,
   // target), kPieceSquares x kPieceSquares. On the heap: 2.4 MB.
   std::vector<int> continuation_;

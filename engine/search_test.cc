@@ -60,50 +60,9 @@ INSTANTIATE_TEST_SUITE_P(
         MateCase{"2r3k1/p4p2/3Rp2p/1p2P1pK/8/1P4P1/P3Q2P/1q6 b - - 0 1", 3,
                  "b1g6"}));
 
-// Every switch of issue 13's later search changes on at once, whatever the
-// defaults: the mates above are still found in the same number of moves.
-EngineConfig EverySearchSwitch() {
-  EngineConfig config = DefaultEngineConfig();
-  SearchParams* s = config.mutable_search();
-  s->set_improving(true);
-  s->set_tt_eval_correction(true);
-  s->set_null_move_eval_divisor(200);
-  s->set_qsearch_tt(true);
-  s->set_singular_extension(true);
-  s->set_singular_min_depth(4);  // so that the short searches here try it
-  s->set_see_pruning(true);
-  s->set_partial_iteration(true);
-  s->set_razoring(true);
-  s->set_delta_pruning(true);
-  s->set_cut_node_reduction(2);
-  s->set_order_capture_history(true);
-  s->set_pawn_correction(true);
-  s->set_pruning_lmr_depth(true);
-  s->set_probcut(true);
-  s->set_probcut_min_depth(4);  // so that the short searches here try it
-  s->set_drawn_endings(true);
-  s->set_lmr_history_divisor(2048);
-  s->set_lmr_history_max_plies(2);
-  s->set_continuation_four_plies(true);
-  s->set_endgame_scaling(true);
-  return config;
-}
-
-TEST_P(MateTest, FindsTheMateWithEverySwitch) {
-  const MateCase& c = GetParam();
-  // Two plies more than FindsTheMate: with all this pruning on top of the
-  // network's evaluation, the mate in 3 after 1...Bc5 shows at depth 11, where
-  // the linear evaluation alone found it at 9.
-  SearchInfo info = SearchDepth(c.fen, 2 * c.moves + 5, EverySearchSwitch());
-  ASSERT_TRUE(IsMateScore(info.score)) << info.score;
-  EXPECT_EQ(MateInMoves(info.score), c.moves);
-  EXPECT_EQ(ToUci(info.best_move), c.first_move);
-}
-
-// A singular-extension search re-enters the node it extends from: the
-// principal variation it leaves must still be a legal line, and the search
-// must still repeat exactly under a node limit.
-TEST(SearchTest, EverySwitchKeepsALegalPvAndRepeats) {
+// The principal variation a node-limited search leaves is a legal line, and
+// the search repeats exactly.
+TEST(SearchTest, NodeLimitedSearchKeepsALegalPvAndRepeats) {
   for (const char* fen :
        {"r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 8",
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -111,7 +70,7 @@ TEST(SearchTest, EverySwitchKeepsALegalPvAndRepeats) {
     SCOPED_TRACE(fen);
     SearchLimits limits;
     limits.nodes = 200000;
-    Engine a(EverySearchSwitch()), b(EverySearchSwitch());
+    Engine a(DefaultEngineConfig()), b(DefaultEngineConfig());
     const SearchInfo first = a.Search(Game(FromFen(fen)), limits);
     const SearchInfo again = b.Search(Game(FromFen(fen)), limits);
     EXPECT_EQ(again.nodes, first.nodes);
@@ -163,18 +122,6 @@ TEST(SearchTest, FiftyMoveRuleInsideTheSearch) {
   EXPECT_LT(lost.score, -500);
 }
 
-TEST(SearchTest, DrawnEndingsKnowALonePieceCannotWin) {
-  // White's bishop against Black's last pawn: Kxf4 leaves bishop against king.
-  const char* fen = "8/8/4k3/8/5p2/3BK3/8/8 w - - 0 1";
-  EngineConfig config = DefaultEngineConfig();
-  EXPECT_GT(SearchDepth(fen, 8, config).score, 100);
-  config.mutable_search()->set_drawn_endings(true);
-  EXPECT_EQ(SearchDepth(fen, 8, config).score, 0);
-  // A knight against a bishop: neither side can win, whoever is to move.
-  EXPECT_EQ(SearchDepth("b7/8/4k3/8/8/4K3/8/7N w - - 0 1", 6, config).score, 0);
-  EXPECT_EQ(SearchDepth("b7/8/4k3/8/8/4K3/8/7N b - - 0 1", 6, config).score, 0);
-}
-
 TEST(SearchTest, MateScoresSurviveTheTableAtAnotherPly) {
   const int mate_in_3_plies_from_ply_5 = kMateScore - 8;
   const int stored = ScoreToTT(mate_in_3_plies_from_ply_5, 5);
@@ -213,38 +160,6 @@ TEST(SearchTest, NodeLimitedSearchRepeatsExactly) {
   a.NewGame();
   EXPECT_EQ(a.Search(Game(FromFen(fen)), limits).nodes, first.nodes);
   EXPECT_LE(first.nodes, limits.nodes + 64);
-}
-
-// lmr_history_max_plies bounds only what the history takes from or adds to a
-// reduction: 64 plies is more than any reduction, so it searches exactly as no
-// bound, while 1 ply changes the search once histories have grown.
-TEST(SearchTest, LmrHistoryBoundCutsOnlyLargeChanges) {
-  const std::string fen =
-      "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 8";
-  auto nodes_with_bound = [&](int plies) {
-    EngineConfig config = DefaultEngineConfig();
-    config.mutable_search()->set_lmr_history_divisor(2048);
-    config.mutable_search()->set_lmr_history_max_plies(plies);
-    return SearchDepth(fen, 12, config).nodes;
-  };
-  const uint64_t unbounded = nodes_with_bound(0);
-  EXPECT_EQ(nodes_with_bound(64), unbounded);
-  EXPECT_NE(nodes_with_bound(1), unbounded);
-}
-
-// The move four plies back exists only from ply 4 on: a depth-3 search (full
-// width at plies 0 to 2, quiescence after) is node for node the same with it,
-// a deeper one is not.
-TEST(SearchTest, ContinuationFourPliesReadsOnlyFromPlyFour) {
-  const std::string fen =
-      "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 8";
-  auto nodes = [&](int depth, bool four_plies) {
-    EngineConfig config = DefaultEngineConfig();
-    config.mutable_search()->set_continuation_four_plies(four_plies);
-    return SearchDepth(fen, depth, config).nodes;
-  };
-  EXPECT_EQ(nodes(3, true), nodes(3, false));
-  EXPECT_NE(nodes(10, true), nodes(10, false));
 }
 
 TEST(SearchTest, EvalNoiseIsReproducibleForAGivenSeed) {

@@ -24,11 +24,4 @@ TimeBudget BudgetForMove(const GameClock& clock, int64_t move_overhead_ms,
   return budget;
 }
 
-int64_t SettledSoftLimitMs(const TimeBudget& budget, int settled_iterations) {
-  constexpr int kPercent[] = {200, 130, 100, 85, 75};
-  const int percent = kPercent[std::clamp(settled_iterations, 0, 4)];
-  return std::clamp<int64_t>(budget.soft_ms * percent / 100, 1,
-                             std::max<int64_t>(1, budget.hard_ms));
-}
-
 }  // namespace chess

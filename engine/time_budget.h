@@ -41,13 +41,6 @@ struct TimePolicy {
 TimeBudget BudgetForMove(const GameClock& clock, int64_t move_overhead_ms,
                          const TimePolicy& policy);
 
-// The soft limit stretched or shrunk by how settled the search is:
-// `settled_iterations` counts the iterations in a row, up to the last
-// complete one, that kept the best move without the score falling by 30 cp or
-// more. None (the move just changed) gets twice the soft limit, four or more
-// three quarters of it; never more than the hard limit.
-int64_t SettledSoftLimitMs(const TimeBudget& budget, int settled_iterations);
-
 }  // namespace chess
 
 #endif  // ENGINE_TIME_BUDGET_H_

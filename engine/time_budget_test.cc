@@ -76,19 +76,5 @@ TEST(TimeBudgetTest, PolicySpendsMoreOfTheIncrementAndTheShare) {
       << "percentages are clamped to [1, 100]";
 }
 
-// A best move that just changed doubles the soft limit, a settled one shrinks
-// it to three quarters; the hard limit caps it.
-TEST(TimeBudgetTest, SettledSearchesStopSooner) {
-  const TimeBudget b{.soft_ms = 200, .hard_ms = 1000};
-  EXPECT_EQ(SettledSoftLimitMs(b, 0), 400);
-  EXPECT_EQ(SettledSoftLimitMs(b, 1), 260);
-  EXPECT_EQ(SettledSoftLimitMs(b, 2), 200);
-  EXPECT_EQ(SettledSoftLimitMs(b, 3), 170);
-  EXPECT_EQ(SettledSoftLimitMs(b, 4), 150);
-  EXPECT_EQ(SettledSoftLimitMs(b, 40), 150);
-  EXPECT_EQ(SettledSoftLimitMs({.soft_ms = 200, .hard_ms = 300}, 0), 300);
-  EXPECT_EQ(SettledSoftLimitMs({.soft_ms = 1, .hard_ms = 1}, 4), 1);
-}
-
 }  // namespace
 }  // namespace chess

@@ -106,6 +106,13 @@ def network_block(body):
         "  }"])
 
 
+DEFAULT_HEADER = """\
+The strongest configuration we have (compiled into the engine); every search technique at
+# its default. The linear evaluation was fitted by `tuner texel`, and the network (eval.network,
+# 64 hidden units) trained on top of it by `tuner net`, both to Stockfish 15.1's depth-8 scores
+# of positions from our own games; docs/strength-log.md records each round with its data."""
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("reference", nargs="?", default=os.path.join(
@@ -140,8 +147,8 @@ def main():
           pesto_eval)
     if args.default_from:
         write("default.textproto",
-              "The strongest configuration we have; every search technique at its default.\n# "
-              + args.default_comment.replace("\n", "\n# "),
+              DEFAULT_HEADER + (args.default_comment and "\n# " +
+                                args.default_comment.replace("\n", "\n# ")),
               "default", tuned_eval(args.default_from))
 
 

@@ -343,12 +343,9 @@ def main():
     data = ",".join(f"{d}/train_labelled.epd" for d in [out, *previous])
     valid = ",".join([*(f"{out}/{name}_labelled.epd" for name in held_out),
                       *(f"{d}/valid_labelled.epd" for d in previous)])
-    # The settings that fitted such data best: new openings bear more epochs
-    # than positions of the network's own games.
-    settings = "network_continue3" if options.new_book else "network_continue2"
     print(f"tuner net --data={data} --valid={valid} "
           "--start=configs/engines/default.textproto --out=net.textproto "
-          f"--settings=configs/tuning/{settings}.textproto")
+          "--settings=configs/tuning/network_continue.textproto")
 
 
 if __name__ == "__main__":

@@ -85,7 +85,7 @@ python3 "$SCRIPT" "$NEW" --games 4 --nodes 300 --new_book 3 --book_plies 6 \
   --jobs 2 --valid_fraction 0.25 \
   --judge_games "$OUT/games/games.log" --previous "$OUT" --config "$CONFIG" --arena "$ARENA" \
   --tuner "$TUNER" >"$NEW.cmd" 2>"$NEW.err" || fail "--new_book run: $(tail -5 "$NEW.err")"
-grep -q -- "--data=$NEW/train_labelled.epd,$OUT/train_labelled.epd --valid=$NEW/valid_labelled.epd,$NEW/judge_labelled.epd,$OUT/valid_labelled.epd .*network_continue3" "$NEW.cmd" ||
+grep -q -- "--data=$NEW/train_labelled.epd,$OUT/train_labelled.epd --valid=$NEW/valid_labelled.epd,$NEW/judge_labelled.epd,$OUT/valid_labelled.epd .*network_continue.textproto" "$NEW.cmd" ||
   fail "judge_labelled.epd or --previous not in the command: $(cat "$NEW.cmd")"
 (($(wc -l <"$NEW/judge_labelled.epd") > 0)) || fail "no judge positions"
 [[ -z $(comm -12 <(keys "$NEW/train.epd" "$OUT/train_labelled.epd") <(keys "$NEW/judge.epd")) ]] ||
