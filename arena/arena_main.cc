@@ -120,13 +120,12 @@ std::string GitRevision() {
 // The logs that operands name (files, output directories, directories of
 // shards), with the user's working directory under `bazel run`.
 absl::StatusOr<std::vector<std::string>> LogPaths(
-    const std::vector<char*>& args) {
+    const std::string& command, const std::vector<char*>& args) {
   std::vector<std::string> operands;
-  for (size_t i = 2; i < args.size(); ++i)
-    operands.push_back(chess::CommandLinePath(args[i]));
+  for (const char* arg : args) operands.push_back(chess::CommandLinePath(arg));
   if (operands.empty()) {
     return absl::InvalidArgumentError(
-        absl::StrCat(args[1], " needs match logs (OUTPUT_DIR, OUTPUT_DIR/",
+        absl::StrCat(command, " needs match logs (OUTPUT_DIR, OUTPUT_DIR/",
                      "games.log, or a directory of shard-*/ directories)"));
   }
   return chess::ExpandLogPaths(operands);
@@ -221,9 +220,9 @@ absl::Status AddAnchors(const std::string& flag, chess::MatchSummary* summary) {
   return chess::RateAgainstAnchors(*anchors, summary);
 }
 
-int SummaryOrPgn(const std::vector<char*>& args) {
-  const std::string command = args[1];
-  absl::StatusOr<std::vector<std::string>> paths = LogPaths(args);
+// `command`: summary, pgn or report.
+int SummaryOrPgn(const std::string& command, const std::vector<char*>& args) {
+  absl::StatusOr<std::vector<std::string>> paths = LogPaths(command, args);
   if (!paths.ok()) {
     std::cerr << paths.status().message() << "\n";
     return chess::kExitBadInput;
@@ -273,7 +272,7 @@ int Merge(const std::vector<char*>& args) {
     std::cerr << "merge needs --output_dir for the merged log\n";
     return chess::kExitBadInput;
   }
-  absl::StatusOr<std::vector<std::string>> paths = LogPaths(args);
+  absl::StatusOr<std::vector<std::string>> paths = LogPaths("merge", args);
   absl::StatusOr<chess::MergedLog> merged =
       paths.ok() ? chess::MergeLogs(*paths, /*final_merge=*/true)
                  : absl::StatusOr<chess::MergedLog>(paths.status());
@@ -294,7 +293,7 @@ int Merge(const std::vector<char*>& args) {
 }
 
 int Status(const std::vector<char*>& args) {
-  absl::StatusOr<std::vector<std::string>> paths = LogPaths(args);
+  absl::StatusOr<std::vector<std::string>> paths = LogPaths("status", args);
   absl::StatusOr<chess::MergedLog> merged =
       paths.ok() ? chess::MergeLogs(*paths, /*final_merge=*/false)
                  : absl::StatusOr<chess::MergedLog>(paths.status());
@@ -306,37 +305,16 @@ int Status(const std::vector<char*>& args) {
   return 0;
 }
 
-// Waits for a Slurm job to end and returns its exit code: polled twice a
-// second (sbatch --wait polls for up to 10 s, too slow for the tuner's short
-// matches).
-int WaitForJob(const std::string& id) {
-  int unknown = 0;
-  while (true) {
-    const chess::SlurmJobState job = chess::ParseJobState(
-        chess::RunProgram({"scontrol", "show", "job", "-o", id}).out);
-    if (job.ended)
-      return job.exit_code < 0 ? chess::kExitIoError : job.exit_code;
-    // Gone from slurmctld's memory (MinJobAge) or slurmctld unreachable for
-    // a minute: the job's exit code is lost.
-    if (job.state.empty() && ++unknown > 120) {
-      std::cerr << "job " << id << " is unknown to scontrol; see its output\n";
-      return chess::kExitIoError;
-    }
-    if (!job.state.empty()) unknown = 0;
-    absl::SleepFor(absl::Milliseconds(500));
-  }
-}
-
 // Submits the match to Slurm: an array job of shards and a merge job that
 // depends on them (see arena/slurm.h).
 int Slurm(const std::vector<char*>& args) {
-  if (args.size() != 3) {
+  if (args.size() != 1) {
     std::cerr
         << "slurm needs one match config: arena slurm CONFIG --shards=N\n";
     return chess::kExitBadInput;
   }
   namespace fs = std::filesystem;
-  const std::string config = fs::absolute(chess::CommandLinePath(args[2]));
+  const std::string config = fs::absolute(chess::CommandLinePath(args[0]));
   absl::StatusOr<chess::LoadedMatch> match = chess::LoadMatch(config);
   if (!match.ok()) {
     std::cerr << match.status().message() << "\n";
@@ -349,10 +327,9 @@ int Slurm(const std::vector<char*>& args) {
                           : std::max(1, match->config.concurrency());
   std::string dir = chess::CommandLinePath(absl::GetFlag(FLAGS_output_dir));
   if (dir.empty()) dir = chess::CommandLinePath(match->config.output_dir());
-  if (dir.empty() || job.shards < 1 || job.shards > 10000) {
+  if (dir.empty()) {
     std::cerr << "slurm needs an output_dir (config or --output_dir) on a "
-                 "filesystem every node sees, and --shards between 1 and "
-                 "10000\n";
+                 "filesystem every node sees\n";
     return chess::kExitBadInput;
   }
   job.output_dir = fs::absolute(dir).lexically_normal().string();
@@ -360,53 +337,25 @@ int Slurm(const std::vector<char*>& args) {
   job.config = config;
   job.name = match->config.name().empty() ? "arena" : match->config.name();
   job.sbatch_options = absl::GetFlag(FLAGS_sbatch);
-  const std::string shards_script = chess::ShardArrayScript(job);
-  const std::string merge_script = chess::MergeScript(job);
+  if (absl::Status s = chess::ValidateSlurmJob(job); !s.ok()) {
+    std::cerr << s.message() << "\n";
+    return chess::kExitBadInput;
+  }
   if (absl::GetFlag(FLAGS_dry_run)) {
+    job.arena = chess::RunCopyOfArena(job);
     std::cout << "# " << job.output_dir << "/shards.sbatch\n"
-              << shards_script << "\n# " << job.output_dir << "/merge.sbatch "
-              << "(--dependency=afterany:<shards job>)\n"
-              << merge_script;
-    return 0;
+              << chess::ShardArrayScript(job) << "\n# " << job.output_dir
+              << "/merge.sbatch (--dependency=afterany:<shards job>)\n"
+              << chess::MergeScript(job);
+    return chess::kExitOk;
   }
-  std::error_code ec;
-  for (int i = 0; i < job.shards; ++i)
-    fs::create_directories(absl::StrCat(job.output_dir, "/shard-", i), ec);
-  for (const auto& [name, text] : {std::pair{"shards.sbatch", shards_script},
-                                   std::pair{"merge.sbatch", merge_script}}) {
-    if (absl::Status s =
-            chess::WriteFileAtomically(job.output_dir + "/" + name, text);
-        !s.ok()) {
-      std::cerr << s.message() << "\n";
-      return chess::kExitIoError;
-    }
+  const absl::StatusOr<int> code =
+      chess::SubmitSlurmJob(job, absl::GetFlag(FLAGS_wait), std::cerr);
+  if (!code.ok()) {
+    std::cerr << code.status().message() << "\n";
+    return chess::ExitCodeFor(code.status());
   }
-  const chess::ProgramOutput shards = chess::RunProgram(
-      {"sbatch", "--parsable", job.output_dir + "/shards.sbatch"}, true);
-  const std::string shards_id(absl::StripAsciiWhitespace(shards.out));
-  if (shards.exit_code != 0 || shards_id.empty()) {
-    std::cerr << "sbatch could not submit " << job.output_dir
-              << "/shards.sbatch (exit code " << shards.exit_code << ")\n";
-    return chess::kExitEngineFailure;
-  }
-  const chess::ProgramOutput merged =
-      chess::RunProgram({"sbatch", "--parsable",
-                         absl::StrCat("--dependency=afterany:",
-                                      shards_id.substr(0, shards_id.find(';'))),
-                         job.output_dir + "/merge.sbatch"},
-                        true);
-  std::string merge_id(absl::StripAsciiWhitespace(merged.out));
-  merge_id = merge_id.substr(0, merge_id.find(';'));
-  std::cerr << "shards: job " << shards_id << " (" << job.shards
-            << " array tasks); progress: arena status " << job.output_dir
-            << "\n";
-  if (merged.exit_code != 0 || merge_id.empty()) {
-    std::cerr << "sbatch could not submit the merge job\n";
-    return chess::kExitEngineFailure;
-  }
-  std::cerr << "merge: job " << merge_id << " into " << job.output_dir
-            << "/merged\n";
-  return absl::GetFlag(FLAGS_wait) ? WaitForJob(merge_id) : 0;
+  return *code;
 }
 
 // "I/N" with 0 <= I < N.
@@ -472,12 +421,7 @@ int RunFastchess(int argc, char** argv) {
     return chess::kExitBadInput;
   }
   std::string dir = chess::CommandLinePath(absl::GetFlag(FLAGS_output_dir));
-  if (dir.empty()) {
-    std::string name = match->config.name();
-    for (char& c : name)
-      if (!absl::ascii_isalnum(c) && c != '-' && c != '_' && c != '.') c = '_';
-    dir = (std::filesystem::path(cwd) / "fastchess-out" / name).string();
-  }
+  if (dir.empty()) dir = chess::FastchessOutputDir(match->config.name(), cwd);
   dir = std::filesystem::absolute(dir).lexically_normal().string();
   match->config.set_output_dir(dir);
   std::error_code ec;
@@ -485,9 +429,17 @@ int RunFastchess(int argc, char** argv) {
   std::string text;
   google::protobuf::TextFormat::PrintToString(match->config, &text);
   const std::string config_path = dir + "/match.textproto";
+  // A match.textproto there that the arena did not write is the user's.
+  if (const absl::StatusOr<std::string> existing = chess::ReadFile(config_path);
+      existing.ok() && !chess::IsFastchessTranslation(*existing)) {
+    std::cerr << config_path
+              << " exists and is not a translation the arena wrote; name "
+                 "another --output_dir\n";
+    return chess::kExitBadInput;
+  }
   if (absl::Status s = chess::WriteFileAtomically(
-          config_path, absl::StrCat("# arena's translation of: arena ",
-                                    absl::StrJoin(theirs, " "), "\n", text));
+          config_path,
+          absl::StrCat(chess::FastchessConfigHeader(theirs), text));
       !s.ok()) {
     std::cerr << s.message() << "\n";
     return chess::kExitIoError;
@@ -507,101 +459,11 @@ int RunFastchess(int argc, char** argv) {
   return code;
 }
 
-}  // namespace
-
-// Each subcommand's operands and flags: a flag of another subcommand is an
-// error, and `arena SUBCOMMAND --help` lists these.
-const std::vector<chess::Subcommand>& Subcommands() {
-  static const auto* subcommands = new std::vector<chess::Subcommand>{
-      {"run",
-       "[CONFIG]  (default configs/matches/default.textproto)",
-       {"output_dir", "concurrency", "fresh", "drop_damaged", "progress",
-        "shard"}},
-      {"summary", "LOG|DIR... [--anchors=NAME=ELO,...]", {"anchors"}},
-      {"pgn", "LOG|DIR...", {}},
-      {"report", "LOG|DIR...", {"output_dir", "inline_moves_mb"}},
-      {"merge", "LOG|DIR... --output_dir=DIR", {"output_dir"}},
-      {"status", "DIR|LOG...", {}},
-      {"slurm",
-       "CONFIG --shards=N",
-       {"shards", "concurrency", "sbatch", "dry_run", "wait", "output_dir"}},
-      {"book",
-       "--out=FILE",
-       {"out", "positions", "plies", "margin_cp", "check_depth",
-        "candidate_margin_cp", "seed"}},
-      {"fastchess",
-       "-engine cmd=... name=... -engine ... -each tc=...",
-       {"output_dir", "fresh", "progress"}},
-  };
-  return *subcommands;
-}
-
-int main(int argc, char** argv) {
-  {
-    const std::vector<std::string> words(argv + 1, argv + argc);
-    std::string name = "run";
-    if (chess::LooksLikeFastchess(words)) {
-      name = "fastchess";
-    } else {
-      for (const std::string& w : words) {
-        if (w.empty() || w[0] == '-') continue;
-        for (const chess::Subcommand& sub : Subcommands())
-          if (sub.name == w && w != "fastchess") name = w;
-        break;
-      }
-    }
-    const chess::Subcommand& sub = *std::find_if(
-        Subcommands().begin(), Subcommands().end(),
-        [&](const chess::Subcommand& s) { return s.name == name; });
-    if (chess::AsksForHelp(words)) {
-      std::cout << chess::SubcommandHelp("arena", sub);
-      return 0;
-    }
-    // fastchess's own options have one dash; ours there have two.
-    std::vector<std::string> flags;
-    for (const std::string& w : words)
-      if (name != "fastchess" || absl::StartsWith(w, "--")) flags.push_back(w);
-    if (absl::Status s = chess::CheckSubcommandFlags(flags, sub); !s.ok()) {
-      std::cerr << s.message() << "\n";
-      return chess::kExitBadInput;
-    }
+int Book(const std::vector<char*>& args) {
+  if (!args.empty()) {
+    std::cerr << "book takes no operands: arena book --out=FILE\n";
+    return chess::kExitBadInput;
   }
-  absl::SetProgramUsageMessage(
-      "arena [run] [CONFIG] [--shard=I/N] | summary LOG... | pgn LOG... | "
-      "report LOG... [--output_dir=DIR] | "
-      "merge --output_dir=DIR LOG... | status DIR... | slurm CONFIG "
-      "--shards=N [--wait] [--dry_run] | book --out=FILE\n"
-      "Exit codes: 0 complete or H1, 1 H0, 2 bad input, 3 engine failure, 4 "
-      "I/O error.");
-  if (chess::LooksLikeFastchess(
-          std::vector<std::string>(argv + 1, argv + argc)))
-    return RunFastchess(argc, argv);
-  std::vector<char*> args = absl::ParseCommandLine(argc, argv);
-  ::signal(SIGPIPE,
-           SIG_IGN);  // a dead engine's pipe must be an error, not our death
-  std::string command = args.size() > 1 ? args[1] : "run";
-  std::string operand = args.size() > 2 ? args[2] : "";
-  if (command != "run" && command != "summary" && command != "pgn" &&
-      command != "report" && command != "merge" && command != "status" &&
-      command != "slurm" && command != "book") {
-    operand = command;  // "arena CONFIG"
-    command = "run";
-  }
-  if (command == "run") {
-    if (operand.empty()) {
-      // The main job: the default match, from the workspace under `bazel run`.
-      const char* workspace = std::getenv("BUILD_WORKSPACE_DIRECTORY");
-      operand = absl::StrCat(workspace ? workspace : ".",
-                             "/configs/matches/default.textproto");
-      return Run(operand);
-    }
-    return Run(chess::CommandLinePath(operand));
-  }
-  if (command == "summary" || command == "pgn" || command == "report")
-    return SummaryOrPgn(args);
-  if (command == "merge") return Merge(args);
-  if (command == "status") return Status(args);
-  if (command == "slurm") return Slurm(args);
   chess::BookOptions book;
   book.positions = absl::GetFlag(FLAGS_positions);
   book.plies = absl::GetFlag(FLAGS_plies);
@@ -628,4 +490,123 @@ int main(int argc, char** argv) {
   }
   std::cerr << fens->size() << " positions written to " << out << "\n";
   return 0;
+}
+
+// `arena run [CONFIG]`: the main job's match when no config is named.
+int RunCommand(const std::vector<char*>& args) {
+  if (args.size() > 1) {
+    std::cerr << "run takes one match config\n";
+    return chess::kExitBadInput;
+  }
+  if (!args.empty()) return Run(chess::CommandLinePath(args[0]));
+  // The main job: the default match, from the workspace under `bazel run`.
+  const char* workspace = std::getenv("BUILD_WORKSPACE_DIRECTORY");
+  return Run(absl::StrCat(workspace ? workspace : ".",
+                          "/configs/matches/default.textproto"));
+}
+
+}  // namespace
+
+// Each subcommand's operands and flags: a flag of another subcommand is an
+// error, and `arena SUBCOMMAND --help` lists these.
+const std::vector<chess::Subcommand>& Subcommands() {
+  static const auto* subcommands = new std::vector<chess::Subcommand>{
+      {"run",
+       "[CONFIG]  (default configs/matches/default.textproto)",
+       {"output_dir", "concurrency", "fresh", "drop_damaged", "progress",
+        "shard"},
+       RunCommand},
+      {"summary",
+       "LOG|DIR... [--anchors=NAME=ELO,...]",
+       {"anchors"},
+       [](const std::vector<char*>& args) {
+         return SummaryOrPgn("summary", args);
+       }},
+      {"pgn",
+       "LOG|DIR...",
+       {},
+       [](const std::vector<char*>& args) {
+         return SummaryOrPgn("pgn", args);
+       }},
+      {"report",
+       "LOG|DIR...",
+       {"output_dir", "inline_moves_mb"},
+       [](const std::vector<char*>& args) {
+         return SummaryOrPgn("report", args);
+       }},
+      {"merge", "LOG|DIR... --output_dir=DIR", {"output_dir"}, Merge},
+      {"status", "DIR|LOG...", {}, Status},
+      {"slurm",
+       "CONFIG --shards=N [--wait] [--dry_run]",
+       {"shards", "concurrency", "sbatch", "dry_run", "wait", "output_dir"},
+       Slurm},
+      {"book",
+       "--out=FILE",
+       {"out", "positions", "plies", "margin_cp", "check_depth",
+        "candidate_margin_cp", "seed"},
+       Book},
+      // Recognised by its one-dash options (LooksLikeFastchess), not by name.
+      {"fastchess",
+       "-engine cmd=... name=... -engine ... -each tc=...",
+       {"output_dir", "fresh", "progress"},
+       nullptr},
+  };
+  return *subcommands;
+}
+
+// The subcommand a word names; null for none (and for fastchess).
+const chess::Subcommand* FindSubcommand(const std::string& word) {
+  for (const chess::Subcommand& sub : Subcommands())
+    if (sub.name == word && sub.run) return &sub;
+  return nullptr;
+}
+
+int main(int argc, char** argv) {
+  {
+    const std::vector<std::string> words(argv + 1, argv + argc);
+    std::string name = "run";
+    if (chess::LooksLikeFastchess(words)) {
+      name = "fastchess";
+    } else {
+      for (const std::string& w : words) {
+        if (w.empty() || w[0] == '-') continue;
+        if (FindSubcommand(w)) name = w;
+        break;
+      }
+    }
+    const chess::Subcommand& sub = *std::find_if(
+        Subcommands().begin(), Subcommands().end(),
+        [&](const chess::Subcommand& s) { return s.name == name; });
+    if (chess::AsksForHelp(words)) {
+      std::cout << chess::SubcommandHelp("arena", sub);
+      return 0;
+    }
+    // fastchess's own options have one dash; ours there have two.
+    std::vector<std::string> flags;
+    for (const std::string& w : words)
+      if (name != "fastchess" || absl::StartsWith(w, "--")) flags.push_back(w);
+    if (absl::Status s = chess::CheckSubcommandFlags(flags, sub); !s.ok()) {
+      std::cerr << s.message() << "\n";
+      return chess::kExitBadInput;
+    }
+  }
+  std::string usage = "arena";
+  for (const chess::Subcommand& sub : Subcommands())
+    absl::StrAppend(&usage, usage == "arena" ? " " : " | ", sub.name, " ",
+                    sub.usage);
+  absl::SetProgramUsageMessage(absl::StrCat(
+      usage,
+      "\nExit codes: 0 complete or H1, 1 H0, 2 bad input, 3 engine failure, "
+      "4 I/O error."));
+  if (chess::LooksLikeFastchess(
+          std::vector<std::string>(argv + 1, argv + argc)))
+    return RunFastchess(argc, argv);
+  std::vector<char*> args = absl::ParseCommandLine(argc, argv);
+  ::signal(SIGPIPE,
+           SIG_IGN);  // a dead engine's pipe must be an error, not our death
+  // "arena CONFIG" and a bare "arena" run a match.
+  if (args.size() < 2 || FindSubcommand(args[1]) == nullptr)
+    args.insert(args.begin() + 1, const_cast<char*>("run"));
+  const std::vector<char*> operands(args.begin() + 2, args.end());
+  return FindSubcommand(args[1])->run(operands);
 }

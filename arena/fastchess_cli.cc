@@ -6,6 +6,7 @@
 #include <map>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -182,6 +183,15 @@ bool LooksLikeFastchess(const std::vector<std::string>& args) {
 
 absl::StatusOr<FastchessMatch> TranslateFastchessArgs(
     const std::vector<std::string>& args, const std::string& working_dir) {
+  for (const std::string& arg : args) {
+    if (std::any_of(arg.begin(), arg.end(), [](char c) {
+          return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+        })) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("argument \"", absl::CEscape(arg),
+                       "\" holds a control character (a newline?)"));
+    }
+  }
   absl::StatusOr<std::vector<Option>> options = SplitOptions(args);
   if (!options.ok()) return options.status();
   FastchessMatch out;
@@ -407,6 +417,28 @@ absl::StatusOr<FastchessMatch> TranslateFastchessArgs(
     c.set_name(absl::StrJoin(names, " vs "));
   }
   return out;
+}
+
+std::string FastchessOutputDir(const std::string& match_name,
+                               const std::string& working_dir) {
+  std::string name = match_name;
+  for (char& c : name)
+    if (!absl::ascii_isalnum(c) && c != '-' && c != '_' && c != '.') c = '_';
+  if (name.empty() || name[0] == '.') name.insert(0, "_");
+  return (std::filesystem::path(working_dir) / "fastchess-out" / name).string();
+}
+
+constexpr absl::string_view kTranslationHeader =
+    "# arena's translation of: arena ";
+
+std::string FastchessConfigHeader(const std::vector<std::string>& args) {
+  std::vector<std::string> quoted;
+  for (const std::string& arg : args) quoted.push_back(absl::CEscape(arg));
+  return absl::StrCat(kTranslationHeader, absl::StrJoin(quoted, " "), "\n");
+}
+
+bool IsFastchessTranslation(const std::string& text) {
+  return absl::StartsWith(text, kTranslationHeader);
 }
 
 }  // namespace chess

@@ -26,6 +26,19 @@ struct FastchessMatch {
 absl::StatusOr<FastchessMatch> TranslateFastchessArgs(
     const std::vector<std::string>& args, const std::string& working_dir);
 
+// Where a match without --output_dir goes: WORKING_DIR/fastchess-out/NAME,
+// with every character of NAME but letters, digits, '-', '_' and '.' made
+// '_', and a leading '.' too, so that "-event .." stays inside fastchess-out.
+std::string FastchessOutputDir(const std::string& match_name,
+                               const std::string& working_dir);
+
+// The first line of the match.textproto that `arena run` writes for a
+// fastchess command line: `args` quoted, so that none can end the line.
+std::string FastchessConfigHeader(const std::vector<std::string>& args);
+// Whether `text` (a file's contents) begins with such a header: a config the
+// arena wrote and may write again, not one of the user's.
+bool IsFastchessTranslation(const std::string& text);
+
 // Whether a command line is in fastchess's style (it names an -engine).
 bool LooksLikeFastchess(const std::vector<std::string>& args);
 

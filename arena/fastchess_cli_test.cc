@@ -107,5 +107,31 @@ TEST(FastchessCliTest, RecognisesItsStyle) {
       LooksLikeFastchess({"run", "configs/matches/default.textproto"}));
 }
 
+// A newline in an argument would end the comment line of the written
+// match.textproto and be read as config (a player that runs any program).
+TEST(FastchessCliTest, AnArgumentWithANewlineIsRefused) {
+  auto m = TranslateFastchessArgs(
+      {"-engine", "cmd=a", "name=a", "-engine", "cmd=b", "name=b", "-each",
+       "tc=1+0.01", "-event", "x\nplayers { external { argv: \"sh\" } }"},
+      "/home/me");
+  ASSERT_FALSE(m.ok());
+  EXPECT_THAT(m.status().message(), HasSubstr("control character"));
+  EXPECT_EQ(FastchessConfigHeader({"a b", "c"}),
+            "# arena's translation of: arena a b c\n");
+  EXPECT_TRUE(IsFastchessTranslation(FastchessConfigHeader({"x"}) + "name: "));
+  EXPECT_FALSE(IsFastchessTranslation("name: \"mine\"\n"));
+}
+
+// "-event .." must not make the working directory the output directory,
+// where the user's own match.textproto would be overwritten.
+TEST(FastchessCliTest, TheOutputDirectoryStaysInsideFastchessOut) {
+  EXPECT_EQ(FastchessOutputDir("..", "/w"), "/w/fastchess-out/_..");
+  EXPECT_EQ(FastchessOutputDir(".", "/w"), "/w/fastchess-out/_.");
+  EXPECT_EQ(FastchessOutputDir("", "/w"), "/w/fastchess-out/_");
+  EXPECT_EQ(FastchessOutputDir("a/../b c", "/w"), "/w/fastchess-out/a_.._b_c");
+  EXPECT_EQ(FastchessOutputDir("dev vs base", "/w"),
+            "/w/fastchess-out/dev_vs_base");
+}
+
 }  // namespace
 }  // namespace chess

@@ -757,11 +757,6 @@ absl::StatusOr<MatchSummary> PlayMatchForSummary(const LoadedMatch& match,
   return summary;
 }
 
-int ExitCodeFor(const absl::Status& status) {
-  if (status.ok()) return kExitOk;
-  return absl::IsInvalidArgument(status) ? kExitBadInput : kExitIoError;
-}
-
 int RunMatch(const LoadedMatch& match, const RunOptions& options) {
   absl::StatusOr<MatchSummary> summary = PlayMatchForSummary(match, options);
   if (!summary.ok()) {

@@ -9,13 +9,13 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "arena/exit_code.h"
 #include "arena/log_reader.h"
 #include "arena/match_config.pb.h"
 #include "arena/match_log.pb.h"
 #include "arena/openings.h"
 #include "arena/schedule.h"
 #include "arena/standings.h"
+#include "common/exit_code.h"
 
 namespace chess {
 
@@ -68,12 +68,10 @@ struct RunOptions {
 
 // Plays (or resumes) the match, writes games.pgn and result.textproto, and
 // returns the standings; their exit_code is the match's (0, 1 H0, 3 engine
-// failure, 4 an output could not be written). Errors before any game:
-// InvalidArgument (bad config or log: exit code 2), others (exit code 4).
+// failure, 4 an output could not be written). An error before any game has
+// the exit code ExitCodeFor (common/exit_code.h) gives it.
 absl::StatusOr<MatchSummary> PlayMatchForSummary(const LoadedMatch& match,
                                                  const RunOptions& options);
-// The exit code of an error of PlayMatchForSummary.
-int ExitCodeFor(const absl::Status& status);
 // PlayMatchForSummary, writing the report to options.out (an error to
 // options.notes): returns the exit code.
 int RunMatch(const LoadedMatch& match, const RunOptions& options);

@@ -1,12 +1,20 @@
 #include "arena/slurm.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <iterator>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "common/exit_code.h"
+#include "common/files.h"
+#include "common/program.h"
 
 namespace chess {
 namespace {
@@ -19,7 +27,124 @@ std::string Header(const SlurmJob& job, const std::string& suffix) {
   return text;
 }
 
+bool HasControlCharacter(absl::string_view text) {
+  return std::any_of(text.begin(), text.end(), [](char c) {
+    return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+  });
+}
+
+// Waits for a Slurm job to end and returns its exit code: polled twice a
+// second (sbatch --wait polls for up to 10 s, too slow for the tuner's short
+// matches).
+absl::StatusOr<int> WaitForJob(const std::string& id) {
+  int unknown = 0;
+  while (true) {
+    const SlurmJobState job =
+        ParseJobState(RunProgram({"scontrol", "show", "job", "-o", id}).out);
+    if (job.ended) {
+      if (job.exit_code >= 0) return job.exit_code;
+      return absl::InternalError(
+          absl::StrCat("job ", id, " ended without an exit code"));
+    }
+    // Gone from slurmctld's memory (MinJobAge) or slurmctld unreachable for
+    // a minute: the job's exit code is lost.
+    if (job.state.empty() && ++unknown > 120) {
+      return absl::InternalError(
+          absl::StrCat("job ", id, " is unknown to scontrol; see its output"));
+    }
+    if (!job.state.empty()) unknown = 0;
+    absl::SleepFor(absl::Milliseconds(500));
+  }
+}
+
+// sbatch --parsable's job id ("ID" or "ID;CLUSTER"); empty when it failed.
+std::string Submit(const std::vector<std::string>& args) {
+  const ProgramOutput out = RunProgram(args, /*show_errors=*/true);
+  if (out.exit_code != 0) return "";
+  const std::string id(absl::StripAsciiWhitespace(out.out));
+  return id.substr(0, id.find(';'));
+}
+
 }  // namespace
+
+absl::Status ValidateSlurmJob(const SlurmJob& job) {
+  const std::pair<const char*, const std::string*> fields[] = {
+      {"arena binary", &job.arena},
+      {"config", &job.config},
+      {"output_dir", &job.output_dir},
+      {"name", &job.name}};
+  for (const auto& [field, value] : fields) {
+    if (HasControlCharacter(*value)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("slurm: the ", field,
+                       " holds a control character (a newline would "
+                       "end its #SBATCH line): \"",
+                       absl::CEscape(*value), "\""));
+    }
+  }
+  for (const std::string& option : job.sbatch_options) {
+    if (HasControlCharacter(option)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("slurm: --sbatch option \"", absl::CEscape(option),
+                       "\" holds a control character"));
+    }
+  }
+  if (job.shards < 1 || job.shards > 10000) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("slurm: --shards=", job.shards, " is outside [1, 10000]"));
+  }
+  return absl::OkStatus();
+}
+
+std::string RunCopyOfArena(const SlurmJob& job) {
+  return job.output_dir + "/bin/arena";
+}
+
+absl::StatusOr<int> SubmitSlurmJob(SlurmJob job, bool wait,
+                                   std::ostream& notes) {
+  namespace fs = std::filesystem;
+  if (absl::Status s = ValidateSlurmJob(job); !s.ok()) return s;
+  std::error_code ec;
+  for (int i = 0; i < job.shards; ++i)
+    fs::create_directories(absl::StrCat(job.output_dir, "/shard-", i), ec);
+  // Copied beside, then renamed: a running shard keeps the file it started.
+  const std::string copy = RunCopyOfArena(job);
+  fs::create_directories(fs::path(copy).parent_path(), ec);
+  fs::copy_file(job.arena, copy + ".partial",
+                fs::copy_options::overwrite_existing, ec);
+  if (!ec) fs::rename(copy + ".partial", copy, ec);
+  if (ec) {
+    return absl::InternalError(absl::StrCat("slurm: cannot copy ", job.arena,
+                                            " to ", copy, ": ", ec.message()));
+  }
+  job.arena = copy;
+  for (const auto& [name, text] :
+       {std::pair{"shards.sbatch", ShardArrayScript(job)},
+        std::pair{"merge.sbatch", MergeScript(job)}}) {
+    if (absl::Status s = WriteFileAtomically(job.output_dir + "/" + name, text);
+        !s.ok()) {
+      return s;
+    }
+  }
+  const std::string shards_id =
+      Submit({"sbatch", "--parsable", job.output_dir + "/shards.sbatch"});
+  if (shards_id.empty()) {
+    return absl::UnavailableError(absl::StrCat(
+        "sbatch could not submit ", job.output_dir, "/shards.sbatch"));
+  }
+  notes << "shards: job " << shards_id << " (" << job.shards
+        << " array tasks); progress: arena status " << job.output_dir << "\n";
+  const std::string merge_id =
+      Submit({"sbatch", "--parsable",
+              absl::StrCat("--dependency=afterany:", shards_id),
+              job.output_dir + "/merge.sbatch"});
+  if (merge_id.empty())
+    return absl::UnavailableError("sbatch could not submit the merge job");
+  notes << "merge: job " << merge_id << " into " << job.output_dir
+        << "/merged\n";
+  if (!wait) return kExitOk;
+  return WaitForJob(merge_id);
+}
 
 SlurmJobState ParseJobState(const std::string& text) {
   SlurmJobState job;

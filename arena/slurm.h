@@ -1,16 +1,22 @@
 // A match on a Slurm cluster: one array task per shard (arena --shard=I/N into
 // OUTPUT_DIR/shard-I on a shared filesystem, requeued after preemption, each
-// resuming its own log), then a job that depends on them all and merges.
+// resuming its own log), then a job that depends on them all and merges. The
+// one place that writes the batch scripts, submits them and waits for them:
+// `arena slurm` and the tuner's matches both come here.
 #ifndef ARENA_SLURM_H_
 #define ARENA_SLURM_H_
 
+#include <ostream>
 #include <string>
 #include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
 
 namespace chess {
 
 struct SlurmJob {
-  std::string arena;       // absolute path of the arena binary
+  std::string arena;       // absolute path of the arena binary to run
   std::string config;      // absolute path of the match config
   std::string output_dir;  // absolute; shard-I/ and merged/ go below it
   std::string name;        // job name
@@ -19,11 +25,30 @@ struct SlurmJob {
   std::vector<std::string> sbatch_options;  // extra #SBATCH lines
 };
 
-// The sbatch script of the shards (an array job).
+// InvalidArgument, naming the field, when a path, the name or an sbatch
+// option holds a control character (a newline would end its #SBATCH line
+// and run the rest as a command on every node), or the shard count is out
+// of [1, 10000].
+absl::Status ValidateSlurmJob(const SlurmJob& job);
+
+// The sbatch script of the shards (an array job). `job` must be valid.
 std::string ShardArrayScript(const SlurmJob& job);
 // The sbatch script of the merge; submit it with
 // --dependency=afterany:<array job id>. Its exit code is the arena's.
 std::string MergeScript(const SlurmJob& job);
+
+// Where SubmitSlurmJob copies the arena binary: OUTPUT_DIR/bin/arena, on the
+// shared filesystem, so that nodes that never built it run it and a rebuild
+// during the run changes nothing.
+std::string RunCopyOfArena(const SlurmJob& job);
+
+// Validates `job`, copies its arena binary to RunCopyOfArena, writes
+// OUTPUT_DIR/shards.sbatch and merge.sbatch (running that copy), submits both
+// and, when `wait`, waits for the merge: returns its exit code (the arena's),
+// else 0 once submitted. Progress lines go to `notes`.
+absl::StatusOr<int> SubmitSlurmJob(SlurmJob job, bool wait,
+                                   std::ostream& notes);
+
 // A job as `scontrol show job -o ID` describes it.
 struct SlurmJobState {
   std::string state;   // PENDING, RUNNING, COMPLETED, FAILED, CANCELLED, ...

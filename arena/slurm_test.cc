@@ -1,5 +1,7 @@
 #include "arena/slurm.h"
 
+#include <sstream>
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -42,6 +44,35 @@ TEST(SlurmTest, ShardScriptQuotesPathsAndResumesEachShard) {
                                 "'/data/it'\\''s.textproto'"));
   EXPECT_THAT(script, HasSubstr("--shard=\"$SLURM_ARRAY_TASK_ID/4\""));
   EXPECT_THAT(MergeScript(job), HasSubstr("merge '/shared/run'"));
+}
+
+// A newline in the name, the output directory or an sbatch option would end
+// its #SBATCH line and run the rest as a command on every node.
+TEST(SlurmTest, ControlCharactersAreRefusedBeforeAnyScriptIsWritten) {
+  SlurmJob job;
+  job.arena = "/opt/arena";
+  job.config = "/data/m.textproto";
+  job.output_dir = "/shared/run";
+  job.name = "m";
+  EXPECT_TRUE(ValidateSlurmJob(job).ok());
+  SlurmJob bad = job;
+  bad.name = "m\ntouch /tmp/pwned";
+  EXPECT_THAT(ValidateSlurmJob(bad).message(), HasSubstr("name"));
+  bad = job;
+  bad.output_dir = "/shared/run\nrm -rf ~";
+  EXPECT_THAT(ValidateSlurmJob(bad).message(), HasSubstr("output_dir"));
+  bad = job;
+  bad.sbatch_options = {"--partition=x\nid"};
+  EXPECT_THAT(ValidateSlurmJob(bad).message(), HasSubstr("--sbatch"));
+  bad = job;
+  bad.shards = 0;
+  EXPECT_FALSE(ValidateSlurmJob(bad).ok());
+  std::ostringstream notes;
+  bad = job;
+  bad.name = "m\rx";
+  EXPECT_EQ(SubmitSlurmJob(bad, false, notes).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(RunCopyOfArena(job), "/shared/run/bin/arena");
 }
 
 }  // namespace

@@ -14,12 +14,12 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
-#include "arena/exit_code.h"
 #include "arena/log_reader.h"
 #include "arena/match_config.pb.h"
 #include "arena/match_log.pb.h"
 #include "arena/schedule.h"
 #include "arena/stats.h"
+#include "common/exit_code.h"
 
 namespace chess {
 

@@ -54,9 +54,20 @@ std::string JsonString(absl::string_view text) {
       case '\t':
         out += "\\t";
         break;
+      // Neither "</script>" nor "<!--" (which, followed by "<script",
+      // would keep the element open past its end tag) can appear.
       case '/':
         out += "\\/";
-        break;  // never "</script>"
+        break;
+      case '<':
+        out += "\\u003c";
+        break;
+      case '>':
+        out += "\\u003e";
+        break;
+      case '&':
+        out += "\\u0026";
+        break;
       default:
         if (c < 0x20) {
           absl::StrAppendFormat(&out, "\\u%04x", c);

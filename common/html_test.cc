@@ -12,7 +12,10 @@ TEST(HtmlTest, EscapesMarkup) {
 
 TEST(HtmlTest, JsonStringsCannotCloseTheScript) {
   EXPECT_EQ(JsonString("a\"b\\c\n</script>\x01"),
-            "\"a\\\"b\\\\c\\n<\\/script>\\u0001\"");
+            "\"a\\\"b\\\\c\\n\\u003c\\/script\\u003e\\u0001\"");
+  // A player named "<!--<script>" once left the report's script open.
+  EXPECT_EQ(JsonString("<!--<script>&"),
+            "\"\\u003c!--\\u003cscript\\u003e\\u0026\"");
 }
 
 TEST(HtmlTest, JsonNumbersAreShortAndFinite) {

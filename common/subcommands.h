@@ -4,6 +4,7 @@
 #ifndef COMMON_SUBCOMMANDS_H_
 #define COMMON_SUBCOMMANDS_H_
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,8 @@ struct Subcommand {
   std::string name;
   std::string usage;               // one line: the operands
   std::vector<std::string> flags;  // the absl flags it reads
+  // Runs it on the operands after its name; returns the exit code.
+  std::function<int(const std::vector<char*>& operands)> run;
 };
 
 // The error names the first flag on the command line (`--name`, `--name=v`,

@@ -319,7 +319,9 @@ absl::StatusOr<TuningReport> MakeTuningReport(const std::string& path) {
   }
   absl::StatusOr<std::string> text = ReadFile(path);
   if (!text.ok()) return text.status();
-  const fs::path html_path = fs::path(path).replace_extension(".html");
+  fs::path html_path = fs::path(path).replace_extension(".html");
+  if (html_path == fs::path(path))  // an input named *.html: never itself
+    html_path.replace_extension(".report.html");
   SpsaState spsa;
   TuningRun run;
   // Tried as each kind in turn: a parse error only means "not this kind".
@@ -349,6 +351,19 @@ absl::StatusOr<TuningReport> MakeTuningReport(const std::string& path) {
   }
   out.default_path = html_path.string();
   return out;
+}
+
+absl::Status CheckReportPath(const std::string& input, const std::string& out) {
+  std::error_code ec;
+  const bool same =
+      fs::weakly_canonical(input, ec) == fs::weakly_canonical(out, ec) ||
+      fs::equivalent(input, out, ec);
+  if (same || fs::is_directory(out, ec)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        out, same ? " is the report's own input" : " is a directory",
+        ": name another --out"));
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace chess

@@ -22,6 +22,9 @@ struct TuningReport {
 // Reads PATH (a loop's output directory, a texel record or an SPSA state)
 // and renders its report. Errors name the path and what was expected.
 absl::StatusOr<TuningReport> MakeTuningReport(const std::string& path);
+// InvalidArgument when writing the report of `input` to `out` would replace
+// the input itself (the same file by any path) or `out` is a directory.
+absl::Status CheckReportPath(const std::string& input, const std::string& out);
 
 // The parts, for tests: each renders one kind from its records.
 std::string LoopReportHtml(const LoopReport& report, const EngineConfig& start,

@@ -127,5 +127,24 @@ TEST(TuningReportTest, ReadsEachKindAndRefusesOthers) {
       MakeTuningReport((dir / "missing.textproto").string()).status()));
 }
 
+// An SPSA state named x.html once had its report written over it.
+TEST(TuningReportTest, NeverWritesOverItsInput) {
+  const fs::path dir = fs::path(::testing::TempDir()) / "tuning_report_self";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  SpsaState state;
+  state.mutable_config()->set_engine_config("x.textproto");
+  const std::string input = (dir / "x.html").string();
+  ASSERT_TRUE(WriteFileAtomically(input, state.DebugString()).ok());
+  auto report = MakeTuningReport(input);
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_EQ(report->default_path, (dir / "x.report.html").string());
+  EXPECT_TRUE(CheckReportPath(input, report->default_path).ok());
+  EXPECT_TRUE(absl::IsInvalidArgument(CheckReportPath(input, input)));
+  EXPECT_TRUE(absl::IsInvalidArgument(
+      CheckReportPath(input, (dir / "." / "x.html").string())));
+  EXPECT_TRUE(absl::IsInvalidArgument(CheckReportPath(input, dir.string())));
+}
+
 }  // namespace
 }  // namespace chess

@@ -3,12 +3,14 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <sstream>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "arena/exit_code.h"
 #include "arena/merge.h"
 #include "arena/schedule.h"
+#include "arena/slurm.h"
+#include "common/exit_code.h"
 #include "common/files.h"
 #include "common/program.h"
 #include "google/protobuf/text_format.h"
@@ -99,28 +101,27 @@ absl::StatusOr<MatchSummary> PlayWithSrun(const MatchRequest& r,
   return WriteMerge(*merged, (fs::path(r.output_dir) / "merged").string());
 }
 
-// The shards and the merge as batch jobs: `arena slurm --wait`.
+// The shards and the merge as batch jobs, waited for (arena/slurm.h).
 absl::StatusOr<MatchSummary> PlayWithSbatch(const MatchRequest& r,
                                             const std::string& config_path) {
   const SlurmOptions& s = r.slurm;
-  std::vector<std::string> args = {
-      s.arena,
-      "slurm",
-      config_path,
-      absl::StrCat("--shards=", s.shards),
-      absl::StrCat("--concurrency=", s.cpus_per_shard),
-      absl::StrCat("--output_dir=", r.output_dir),
-      "--wait"};
-  if (!s.sbatch_options.empty())
-    args.push_back(
-        absl::StrCat("--sbatch=", absl::StrJoin(s.sbatch_options, ",")));
-  const ProgramOutput submitted = RunProgram(args, /*show_errors=*/true);
-  if (submitted.exit_code != kExitOk && submitted.exit_code != kExitH0) {
-    return absl::InternalError(absl::StrCat(
-        s.arena, " slurm ", config_path, " exited with ", submitted.exit_code,
-        submitted.exit_code < 0
-            ? " (the arena binary was not found)"
-            : absl::StrCat("; see ", r.output_dir, "/merge-*.out")));
+  SlurmJob job;
+  job.arena = fs::absolute(s.arena).string();
+  job.config = config_path;
+  job.output_dir = fs::absolute(r.output_dir).lexically_normal().string();
+  job.name = MatchConfigFor(r).name();
+  if (job.name.empty()) job.name = "tuner";
+  job.shards = s.shards;
+  job.cpus_per_task = s.cpus_per_shard;
+  job.sbatch_options = s.sbatch_options;
+  std::ostringstream notes;
+  const absl::StatusOr<int> code = SubmitSlurmJob(job, /*wait=*/true, notes);
+  if (!code.ok()) return code.status();
+  if (*code != kExitOk && *code != kExitH0) {
+    return absl::Status(
+        StatusCodeForExit(*code),
+        absl::StrCat("the merge of ", config_path, " exited with ", *code,
+                     "; see ", r.output_dir, "/merge-*.out"));
   }
   return SummarizeLog(PlayedLogPath(r));
 }
@@ -154,16 +155,19 @@ absl::StatusOr<MatchSummary> PlayOnSlurm(const MatchRequest& r) {
 absl::StatusOr<MatchSummary> PlayMatch(const MatchRequest& r) {
   absl::StatusOr<MatchSummary> summary =
       r.slurm.shards > 0 ? PlayOnSlurm(r) : PlayInProcess(r);
+  // The cause's code stays, so that the tuner exits as the arena would have.
   if (!summary.ok()) {
-    return absl::InternalError(absl::StrCat(
-        "match in ", r.output_dir, " failed: ", summary.status().message()));
+    return absl::Status(summary.status().code(),
+                        absl::StrCat("match in ", r.output_dir,
+                                     " failed: ", summary.status().message()));
   }
   const int code = summary->exit_code();
   if (code == kExitBadInput || code == kExitIoError ||
       code == kExitEngineFailure) {
-    return absl::InternalError(absl::StrCat("match in ", r.output_dir,
-                                            " failed (exit ", code,
-                                            "): ", FormatSummary(*summary)));
+    return absl::Status(
+        StatusCodeForExit(code),
+        absl::StrCat("match in ", r.output_dir, " failed (exit ", code,
+                     "): ", FormatSummary(*summary)));
   }
   return summary;
 }

@@ -10,7 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "arena/exit_code.h"
+#include "common/exit_code.h"
 #include "arena/openings.h"
 #include "arena/player.h"
 #include "arena/schedule.h"

@@ -17,7 +17,8 @@
 //               or the record's path with .html)
 //   tuner bench [--positions=1000000] [--threads=2]   one gradient epoch, timed
 //
-// Exit codes: 0 done, 2 bad input, 4 I/O error.
+// Exit codes (common/exit_code.h): 0 done, 2 bad input, 3 engine failure,
+// 4 I/O error.
 #include <signal.h>
 
 #include <algorithm>
@@ -36,6 +37,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "common/exit_code.h"
 #include "common/stopwatch.h"
 #include "common/subcommands.h"
 #include "common/textproto.h"
@@ -131,12 +133,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Writing failed (exit code 4), or the input is bad (2).
-int ExitCodeFor(const absl::Status& s) { return absl::IsInternal(s) ? 4 : 2; }
-
-int Fail(const absl::Status& s, int code = 2) {
+// Prints the error; its exit code is the one every program gives it.
+int Fail(const absl::Status& s) {
   std::cerr << s.message() << "\n";
-  return code;
+  return chess::ExitCodeFor(s);
 }
 
 int Extract(const std::vector<char*>& inputs) {
@@ -174,7 +174,7 @@ int Extract(const std::vector<char*>& inputs) {
   // log), however large the set.
   auto writer = append ? chess::TrainingSetWriter::Append(out)
                        : chess::TrainingSetWriter::Create(out, format);
-  if (!writer.ok()) return Fail(writer.status(), ExitCodeFor(writer.status()));
+  if (!writer.ok()) return Fail(writer.status());
   for (char* input : inputs) {
     const std::string path = chess::CommandLinePath(input);
     absl::Status s = absl::EndsWith(path, ".log")
@@ -185,9 +185,9 @@ int Extract(const std::vector<char*>& inputs) {
                                  return chess::AddChunk(chunk, writer->get());
                                },
                                &std::cerr);
-    if (!s.ok()) return Fail(s, ExitCodeFor(s));
+    if (!s.ok()) return Fail(s);
   }
-  if (absl::Status s = (*writer)->Finish(); !s.ok()) return Fail(s, 4);
+  if (absl::Status s = (*writer)->Finish(); !s.ok()) return Fail(s);
   std::cout << (append ? "added " : "kept ") << (*writer)->positions()
             << " positions\n";
   for (const auto& [reason, count] : (*writer)->totals().dropped())
@@ -374,7 +374,7 @@ int Net() {
                        absl::GetFlag(FLAGS_start), "'s evaluation, on ",
                        absl::GetFlag(FLAGS_data), "\n"));
       !s.ok()) {
-    return Fail(s, 4);
+    return Fail(s);
   }
   std::cout << absl::StrFormat(
                    "positions %d  hidden %d  loss %.6f -> %.6f  (%.1f s)",
@@ -431,7 +431,7 @@ int Texel() {
           absl::StrCat("# Texel-tuned from ", absl::GetFlag(FLAGS_start),
                        " on ", absl::GetFlag(FLAGS_data), "\n"));
       !s.ok()) {
-    return Fail(s, 4);
+    return Fail(s);
   }
   std::cout << absl::StrFormat(
       "positions %d  K %.4f  loss %.6f -> %.6f  (%.1f s)\n", tuned->positions,
@@ -467,7 +467,7 @@ int Texel() {
     }
     if (auto s = chess::WriteTextProto(run, record, "# A tuner texel run\n");
         !s.ok())
-      return Fail(s, 4);
+      return Fail(s);
   }
   return 0;
 }
@@ -501,12 +501,15 @@ int Report(const std::vector<char*>& rest) {
     return Fail(absl::InvalidArgumentError(
         "report needs one loop output directory, texel record or SPSA state"));
   }
-  auto report = chess::MakeTuningReport(chess::CommandLinePath(rest[0]));
+  const std::string input = chess::CommandLinePath(rest[0]);
+  auto report = chess::MakeTuningReport(input);
   if (!report.ok()) return Fail(report.status());
   std::string out = chess::CommandLinePath(absl::GetFlag(FLAGS_out));
   if (out.empty()) out = report->default_path;
+  if (absl::Status s = chess::CheckReportPath(input, out); !s.ok())
+    return Fail(s);
   if (auto s = chess::WriteFileAtomically(out, report->html); !s.ok())
-    return Fail(s, 4);
+    return Fail(s);
   std::cout << out << " (" << report->kind << ")\n";
   return 0;
 }
@@ -548,6 +551,58 @@ int Bench() {
   return 0;
 }
 
+// The config of `tuner spsa|loop CONFIG`, its directory (paths in it are
+// relative to it) and the Slurm flags.
+struct TuningRunArgs {
+  std::string path, dir;
+  chess::SlurmOptions slurm;
+};
+absl::StatusOr<TuningRunArgs> TuningRunFrom(
+    const std::string& command, const std::vector<char*>& operands) {
+  if (operands.size() != 1)
+    return absl::InvalidArgumentError(command + " needs one config file");
+  TuningRunArgs run;
+  run.path = chess::CommandLinePath(operands[0]);
+  run.dir = fs::path(run.path).parent_path().string();
+  absl::StatusOr<chess::SlurmOptions> slurm = SlurmFromFlags();
+  if (!slurm.ok()) return slurm.status();
+  run.slurm = *slurm;
+  return run;
+}
+
+int Spsa(const std::vector<char*>& operands) {
+  const absl::StatusOr<TuningRunArgs> run = TuningRunFrom("spsa", operands);
+  if (!run.ok()) return Fail(run.status());
+  auto config = chess::ReadTextProto<chess::SpsaConfig>(run->path);
+  if (!config.ok()) return Fail(config.status());
+  const std::string state = chess::CommandLinePath(absl::GetFlag(FLAGS_state));
+  const std::string work =
+      chess::CommandLinePath(absl::GetFlag(FLAGS_work_dir));
+  if (state.empty() || work.empty())
+    return Fail(
+        absl::InvalidArgumentError("spsa needs --state and --work_dir"));
+  if (absl::Status s =
+          chess::RunSpsa(*config, run->dir, state, work, std::cout, run->slurm);
+      !s.ok())
+    return Fail(s);
+  return chess::kExitOk;
+}
+
+int Loop(const std::vector<char*>& operands) {
+  const absl::StatusOr<TuningRunArgs> run = TuningRunFrom("loop", operands);
+  if (!run.ok()) return Fail(run.status());
+  auto config = chess::ReadTextProto<chess::LoopConfig>(run->path);
+  if (!config.ok()) return Fail(config.status());
+  const std::string out =
+      chess::CommandLinePath(absl::GetFlag(FLAGS_output_dir));
+  if (out.empty())
+    return Fail(absl::InvalidArgumentError("loop needs --output_dir"));
+  auto report = chess::RunLoop(*config, run->dir, out, std::cerr, run->slurm);
+  if (!report.ok()) return Fail(report.status());
+  std::cout << chess::FormatLoopReport(*report);
+  return chess::kExitOk;
+}
+
 }  // namespace
 
 // Each subcommand's operands and flags: a flag of another subcommand is an
@@ -557,24 +612,32 @@ const std::vector<chess::Subcommand>& Subcommands() {
       {"extract",
        "--out=DATA INPUT...",
        {"out", "format", "append", "skip_plies", "max_per_game", "player",
-        "qsearch_config", "seed"}},
+        "qsearch_config", "seed"},
+       Extract},
       {"texel",
        "--data=DATA[,DATA] --start=CONFIG --out=CONFIG",
        {"data", "start", "out", "record", "epochs", "learning_rate",
         "batch_size", "threads", "k", "blocks", "seed", "l2", "result_weight",
-        "refit_epochs"}},
+        "refit_epochs"},
+       [](const std::vector<char*>&) { return Texel(); }},
       {"net",
        "--data=DATA[,DATA] --start=CONFIG --out=CONFIG",
-       {"data", "valid", "start", "out", "settings"}},
+       {"data", "valid", "start", "out", "settings"},
+       [](const std::vector<char*>&) { return Net(); }},
       {"spsa",
        "SPSA.textproto --state=FILE --work_dir=DIR",
        {"state", "work_dir", "slurm_shards", "slurm_cpus", "srun", "sbatch",
-        "arena"}},
+        "arena"},
+       Spsa},
       {"loop",
        "LOOP.textproto --output_dir=DIR",
-       {"output_dir", "slurm_shards", "slurm_cpus", "srun", "sbatch", "arena"}},
-      {"report", "LOOP_DIR|TEXEL_RECORD|SPSA_STATE", {"out"}},
-      {"bench", "", {"positions", "threads", "seed"}},
+       {"output_dir", "slurm_shards", "slurm_cpus", "srun", "sbatch", "arena"},
+       Loop},
+      {"report", "LOOP_DIR|TEXEL_RECORD|SPSA_STATE", {"out"}, Report},
+      {"bench",
+       "",
+       {"positions", "threads", "seed"},
+       [](const std::vector<char*>&) { return Bench(); }},
   };
   return *subcommands;
 }
@@ -606,46 +669,12 @@ int main(int argc, char** argv) {
   const std::string command = args.size() > 1 ? args[1] : "";
   std::vector<char*> rest(args.begin() + std::min<size_t>(2, args.size()),
                           args.end());
-  if (command == "extract") return Extract(rest);
-  if (command == "texel") return Texel();
-  if (command == "net") return Net();
-  if (command == "bench") return Bench();
-  if (command == "report") return Report(rest);
-  if (command == "spsa" || command == "loop") {
-    if (rest.size() != 1)
-      return Fail(
-          absl::InvalidArgumentError(command + " needs one config file"));
-    const std::string path = chess::CommandLinePath(rest[0]);
-    const std::string dir = fs::path(path).parent_path().string();
-    const absl::StatusOr<chess::SlurmOptions> slurm = SlurmFromFlags();
-    if (!slurm.ok()) return Fail(slurm.status());
-    if (command == "spsa") {
-      auto config = chess::ReadTextProto<chess::SpsaConfig>(path);
-      if (!config.ok()) return Fail(config.status());
-      const std::string state =
-          chess::CommandLinePath(absl::GetFlag(FLAGS_state));
-      const std::string work =
-          chess::CommandLinePath(absl::GetFlag(FLAGS_work_dir));
-      if (state.empty() || work.empty())
-        return Fail(
-            absl::InvalidArgumentError("spsa needs --state and --work_dir"));
-      if (auto s = chess::RunSpsa(*config, dir, state, work, std::cout, *slurm);
-          !s.ok())
-        return Fail(s);
-      return 0;
-    }
-    auto config = chess::ReadTextProto<chess::LoopConfig>(path);
-    if (!config.ok()) return Fail(config.status());
-    const std::string out =
-        chess::CommandLinePath(absl::GetFlag(FLAGS_output_dir));
-    if (out.empty())
-      return Fail(absl::InvalidArgumentError("loop needs --output_dir"));
-    auto report = chess::RunLoop(*config, dir, out, std::cerr, *slurm);
-    if (!report.ok()) return Fail(report.status());
-    std::cout << chess::FormatLoopReport(*report);
-    return 0;
+  const auto sub = std::find_if(
+      Subcommands().begin(), Subcommands().end(),
+      [&](const chess::Subcommand& s) { return s.name == command; });
+  if (sub == Subcommands().end()) {
+    return Fail(absl::InvalidArgumentError(
+        "usage: tuner extract|texel|net|spsa|loop|report|bench (see --help)"));
   }
-  std::cerr
-      << "usage: tuner extract|texel|net|spsa|loop|report|bench (see --help)\n";
-  return 2;
+  return sub->run(rest);
 }
