@@ -24,8 +24,8 @@ absl::Status Bad(absl::string_view what) {
 }
 
 // Book moves from the book line's start must lead to the recorded start of
-// the game, and every played move must be legal.
-absl::Status ValidateMoves(const GameRecord& game) {
+// the game, and every played move must be legal: the final position.
+absl::StatusOr<Position> ValidateMoves(const GameRecord& game) {
   absl::StatusOr<Position> pos = game.book_fen().empty()
                                      ? Position::Start()
                                      : Position::FromFen(game.book_fen());
@@ -53,7 +53,43 @@ absl::Status ValidateMoves(const GameRecord& game) {
     }
     pos->MakeMove(*m);
   }
-  return absl::OkStatus();
+  return pos;
+}
+
+// The result must be what the termination allows: a win for a checkmate (by
+// the side that gave it), an adjudicated resignation or an engine's failure,
+// a draw for the drawing rules, an adjudicated draw and the move limit. A log
+// holds finished games only.
+absl::Status ValidateResult(const GameRecord& game, const Position& final) {
+  const bool decisive = game.result() == GameRecord::WHITE_WINS ||
+                        game.result() == GameRecord::BLACK_WINS;
+  const std::string what = absl::StrCat(
+      "result ", GameRecord::Result_Name(game.result()), " with termination ",
+      GameRecord::Termination_Name(game.termination()));
+  switch (game.termination()) {
+    case GameRecord::NONE:
+      if (game.result() == GameRecord::UNFINISHED) return Bad(what);
+      return absl::OkStatus();
+    case GameRecord::CHECKMATE: {
+      const GameRecord::Result winner = final.side_to_move() == kWhite
+                                            ? GameRecord::BLACK_WINS
+                                            : GameRecord::WHITE_WINS;
+      if (game.result() != winner || !final.InCheck() ||
+          !LegalMoves(final).empty()) {
+        return Bad(absl::StrCat(what, ": the final position says otherwise"));
+      }
+      return absl::OkStatus();
+    }
+    case GameRecord::ADJUDICATED_RESIGN:
+    case GameRecord::TIME_FORFEIT:
+    case GameRecord::ILLEGAL_MOVE:
+    case GameRecord::ENGINE_CRASH:
+    case GameRecord::ENGINE_TIMEOUT:
+    case GameRecord::ENGINE_START_FAILURE:
+      return decisive ? absl::OkStatus() : Bad(what);
+    default:  // the drawing rules, ADJUDICATED_DRAW, MAX_MOVES
+      return game.result() == GameRecord::DRAW ? absl::OkStatus() : Bad(what);
+  }
 }
 
 absl::Status ValidateHeader(const MatchHeader& header) {
@@ -136,7 +172,9 @@ absl::Status ValidateGame(const GameRecord& game, const MatchHeader& header,
     return Bad(absl::StrCat("players \"", game.white(), "\" - \"", game.black(),
                             "\", expected \"", white, "\" - \"", black, "\""));
   }
-  return ValidateMoves(game);
+  absl::StatusOr<Position> final = ValidateMoves(game);
+  if (!final.ok()) return final.status();
+  return ValidateResult(game, *final);
 }
 
 }  // namespace

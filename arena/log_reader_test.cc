@@ -249,6 +249,43 @@ TEST_F(HostileRecordTest, WrongPlayers) {
   ExpectReportedGame("mallory");
 }
 
+// A CRC-valid record whose result contradicts how the game ended was once
+// counted as it said.
+TEST_F(HostileRecordTest, ResultThatContradictsTheTermination) {
+  EditGame([](GameRecord* g) {
+    g->set_termination(GameRecord::MAX_MOVES);
+    g->set_result(GameRecord::BLACK_WINS);
+  });
+  {
+    SCOPED_TRACE("result BLACK_WINS with termination MAX_MOVES");
+    ExpectReportedGame("result BLACK_WINS with termination MAX_MOVES");
+  }
+  EditGame([](GameRecord* g) {
+    g->set_termination(GameRecord::MAX_MOVES);
+    g->set_result(GameRecord::UNFINISHED);
+  });
+  {
+    SCOPED_TRACE("result UNFINISHED");
+    ExpectReportedGame("result UNFINISHED");
+  }
+  EditGame([](GameRecord* g) {
+    g->set_termination(GameRecord::ADJUDICATED_RESIGN);
+    g->set_result(GameRecord::DRAW);
+  });
+  {
+    SCOPED_TRACE("ADJUDICATED_RESIGN");
+    ExpectReportedGame("ADJUDICATED_RESIGN");
+  }
+  EditGame([](GameRecord* g) {
+    g->set_termination(GameRecord::CHECKMATE);
+    g->set_result(GameRecord::DRAW);
+  });
+  {
+    SCOPED_TRACE("the final position says otherwise");
+    ExpectReportedGame("the final position says otherwise");
+  }
+}
+
 TEST_F(HostileRecordTest, HeaderWithoutPlayersOrWithOneGauntletPlayer) {
   EditHeader([](MatchHeader* h) { h->mutable_config()->clear_players(); });
   EXPECT_THAT(ReadLog(log_).status().message(), HasSubstr("players"));

@@ -26,6 +26,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <random>
 
 #include "absl/flags/flag.h"
@@ -34,6 +35,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
@@ -216,19 +218,26 @@ absl::StatusOr<FitPaths> FitPathsFromFlags(absl::string_view command) {
 }
 
 // The positions of the datasets at `paths`, each set streamed in chunk by
-// chunk, so that only what the visitor keeps stays in memory.
+// chunk, so that only what the visitor keeps stays in memory. The first pass
+// reports a text dataset's malformed lines (skipped) on stderr, as extract
+// does.
 chess::PositionSource DatasetPositions(std::vector<std::string> paths) {
-  return [paths](const chess::PositionVisitor& visit) {
+  auto first_pass = std::make_shared<bool>(true);
+  return [paths, first_pass](const chess::PositionVisitor& visit) {
+    std::ostream* report = *first_pass ? &std::cerr : nullptr;
+    *first_pass = false;
     for (const std::string& path : paths) {
       absl::Status s = chess::ForEachTrainingChunk(
-          path, [&](const chess::TrainingSet& chunk) {
+          path,
+          [&](const chess::TrainingSet& chunk) {
             for (const chess::TrainingPosition& p : chunk.positions()) {
               if (absl::Status s = visit(p); !s.ok())
                 return absl::Status(s.code(),
                                     absl::StrCat(path, ": ", s.message()));
             }
             return absl::OkStatus();
-          });
+          },
+          report);
       if (!s.ok()) return s;
     }
     return absl::OkStatus();
@@ -255,6 +264,10 @@ absl::StatusOr<chess::NetworkSamples> NetworkSamplesOf(
         return absl::OkStatus();
       });
   if (!s.ok()) return s;
+  if (samples.size() == 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        absl::StrJoin(paths, ","), ": no valid training position"));
+  }
   return samples;
 }
 

@@ -68,5 +68,22 @@ refused "$DEFAULT" "a network can be widened, not narrowed"
 settings 64 1 true
 refused "$PESTO" "no eval.network to continue from"
 
+# Malformed lines are reported, not skipped without a word; a dataset with no
+# valid position is refused (it once wrote an untrained network, exit 0).
+settings 32 1 false
+{ echo "not a position"; head -4 data.epd; } >mixed.epd
+"$TUNER" net --data=mixed.epd --start="$DEFAULT" --out=mixed.textproto \
+  --settings=settings.textproto >mixed.txt 2>&1 || fail "a mixed dataset: $(tail -2 mixed.txt)"
+grep -q "^mixed.epd:1: " mixed.txt || fail "the malformed line went unreported: $(cat mixed.txt)"
+printf 'junk\nmore junk\n' >junk.epd
+cp "$DEFAULT" refused.textproto && before=$(md5sum <refused.textproto)
+"$TUNER" net --data=junk.epd --start="$DEFAULT" --out=refused.textproto \
+  --settings=settings.textproto >junk.txt 2>&1
+rc=$?
+(( rc == 2 )) || fail "expected exit 2 for a dataset without a position, got $rc: $(cat junk.txt)"
+grep -q "no valid training position" junk.txt || fail "message: $(cat junk.txt)"
+[[ "$(md5sum <refused.textproto)" == "$before" ]] || fail "a refused run changed its --out"
+rm -f refused.textproto
+
 (( failures == 0 )) && echo PASS
 exit $(( failures > 0 ))
