@@ -49,6 +49,7 @@
 #include "arena/book_maker.h"
 #include "arena/fastchess_cli.h"
 #include "arena/match.h"
+#include "arena/match_outputs.h"
 #include "arena/merge.h"
 #include "arena/report.h"
 #include "arena/slurm.h"

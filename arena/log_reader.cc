@@ -6,7 +6,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
-#include "arena/match.h"
+#include "arena/match_setup.h"
 #include "arena/schedule.h"
 #include "common/files.h"
 #include "common/parallel.h"

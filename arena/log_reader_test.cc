@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "arena/match.h"
+#include "arena/match_outputs.h"
 #include "arena/standings.h"
 #include "common/files.h"
 #include "common/record_io.h"

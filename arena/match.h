@@ -1,6 +1,7 @@
-// Running a match: loading and validating its config, scheduling, playing games
-// on a pool of threads, logging each finished game durably, resuming, SPRT,
-// progress and results.
+// Playing a match: games on a pool of threads, each finished game logged
+// durably, resuming, SPRT (also across shards), progress and results. Loading
+// a match is match_setup.h's; what a log becomes (PGN, report, summary) is
+// match_outputs.h's.
 #ifndef ARENA_MATCH_H_
 #define ARENA_MATCH_H_
 
@@ -9,34 +10,13 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "arena/log_reader.h"
 #include "arena/match_config.pb.h"
 #include "arena/match_log.pb.h"
-#include "arena/openings.h"
-#include "arena/schedule.h"
+#include "arena/match_setup.h"
 #include "arena/standings.h"
 #include "common/exit_code.h"
 
 namespace chess {
-
-struct LoadedMatch {
-  MatchConfig
-      config;  // config files resolved to inline configs, overrides merged
-  std::vector<Opening> openings;
-  std::vector<ScheduledGame> schedule;
-  uint64_t book_fingerprint = 0;  // of `openings`: a match's identity
-  std::string source;             // the config's file name, for messages
-};
-
-// Checks everything in a match config that does not need files; the error
-// starts with the offending field's path.
-absl::Status ValidateMatchShape(const MatchConfig& config);
-
-// Parses, validates and resolves a match config. Errors carry file:line:column.
-absl::StatusOr<LoadedMatch> LoadMatch(const std::string& path);
-absl::StatusOr<LoadedMatch> ParseMatch(absl::string_view text,
-                                       absl::string_view source_name,
-                                       const std::string& base_dir);
 
 struct RunOptions {
   std::string
@@ -75,47 +55,6 @@ absl::StatusOr<MatchSummary> PlayMatchForSummary(const LoadedMatch& match,
 // PlayMatchForSummary, writing the report to options.out (an error to
 // options.notes): returns the exit code.
 int RunMatch(const LoadedMatch& match, const RunOptions& options);
-
-// The games of a log, each once, in the order they finished.
-struct MatchLog {
-  MatchHeader header;
-  std::vector<GameRecord> games;
-};
-absl::StatusOr<MatchLog> ReadMatchLog(const std::string& log_path);
-
-// Standings recomputed from a log: the summary command.
-absl::StatusOr<MatchSummary> SummarizeLog(const std::string& log_path);
-// The same from any source of games; `name` names it in errors.
-absl::StatusOr<MatchSummary> SummarizeGames(GameScan games,
-                                            absl::string_view name);
-
-// Rewrites OUTPUT_DIR/games.pgn and report.html, then result.textproto from
-// `summary`, each whole or not at all. A PGN that cannot be written gives the
-// summary exit code 4 (unless it failed otherwise) before it is written.
-// Returns the first error.
-absl::Status WriteDerivedFiles(const std::string& dir, const LogContents& log,
-                               MatchSummary* summary);
-// The same from the log file, read a batch of games at a time (a 100,000-game
-// log is never held as GameRecords): what a match writes at its end.
-absl::Status WriteDerivedFiles(const std::string& dir,
-                               const std::string& log_path,
-                               MatchSummary* summary);
-
-// The games of a log as PGN, in schedule order.
-std::string LogToPgn(const LogContents& log);
-// A log file's PGN, read a batch of games at a time, with what the read found
-// (damage, duplicates). Errors are ScanLogFile's, and InvalidArgument for an
-// empty log.
-struct LogPgn {
-  LogScan scan;
-  std::string pgn;
-};
-absl::StatusOr<LogPgn> ReadLogAsPgn(const std::string& log_path);
-// The same from any source of games (one log, or a sharded match's logs);
-// `name` names it in errors.
-absl::StatusOr<LogPgn> ReadGamesAsPgn(GameScan games, absl::string_view name);
-// The same as one text: an error if the log is empty or damaged.
-absl::StatusOr<std::string> LogToPgn(const std::string& log_path);
 
 }  // namespace chess
 

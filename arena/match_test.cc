@@ -13,6 +13,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
+#include "arena/match_outputs.h"
 #include "arena/openings.h"
 #include "arena/pgn.h"
 #include "common/files.h"

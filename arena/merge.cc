@@ -10,7 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "arena/match.h"
+#include "arena/match_outputs.h"
 #include "arena/schedule.h"
 #include "arena/standings.h"
 #include "common/parallel.h"

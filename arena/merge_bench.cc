@@ -14,6 +14,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "arena/match.h"
+#include "arena/match_outputs.h"
 #include "arena/merge.h"
 #include "common/record_io.h"
 #include "common/stopwatch.h"

@@ -14,6 +14,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "arena/match.h"
+#include "arena/match_outputs.h"
 #include "arena/report.h"
 #include "common/files.h"
 #include "common/record_io.h"

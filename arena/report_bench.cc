@@ -17,6 +17,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "arena/match.h"
+#include "arena/match_outputs.h"
 #include "arena/report.h"
 #include "arena/standings.h"
 #include "common/files.h"

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "arena/match.h"
+#include "arena/match_outputs.h"
 #include "arena/standings.h"
 #include "common/files.h"
 #include "common/sanitizer.h"

@@ -12,6 +12,7 @@
 #include "absl/strings/strip.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "arena/merge.h"
 #include "common/exit_code.h"
 #include "common/files.h"
 #include "common/program.h"
@@ -144,6 +145,31 @@ absl::StatusOr<int> SubmitSlurmJob(SlurmJob job, bool wait,
         << "/merged\n";
   if (!wait) return kExitOk;
   return WaitForJob(merge_id);
+}
+
+absl::StatusOr<MatchSummary> PlayShardsWithSrun(const SlurmJob& job) {
+  if (absl::Status s = ValidateSlurmJob(job); !s.ok()) return s;
+  // $SLURM_PROCID numbers the tasks of a step: task I plays shard I.
+  const std::string task =
+      absl::StrCat("exec \"$0\" \"$1\" --shard=\"$SLURM_PROCID/", job.shards,
+                   "\" --output_dir=\"$2/shard-$SLURM_PROCID\" --concurrency=",
+                   job.cpus_per_task, " --progress=false");
+  const ProgramOutput step =
+      RunProgram({"srun", absl::StrCat("--ntasks=", job.shards),
+                  absl::StrCat("--cpus-per-task=", job.cpus_per_task),
+                  "--kill-on-bad-exit=0", "--quiet", "/bin/bash", "-c", task,
+                  job.arena, job.config, job.output_dir},
+                 /*show_errors=*/true);
+  // A shard's exit code 1 (H0) is a verdict, not a failure; the merge tells.
+  if (step.exit_code < 0 || step.exit_code > kExitH0) {
+    return absl::InternalError(absl::StrCat(
+        "srun of the shards of ", job.config, " exited with ", step.exit_code,
+        step.exit_code < 0 ? " (srun not found)" : ""));
+  }
+  absl::StatusOr<MergedLog> merged =
+      MergeLogs(ShardLogsIn(job.output_dir), /*final_merge=*/true);
+  if (!merged.ok()) return merged.status();
+  return WriteMerge(*merged, job.output_dir + "/merged");
 }
 
 SlurmJobState ParseJobState(const std::string& text) {

@@ -12,6 +12,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "arena/match_log.pb.h"
 
 namespace chess {
 
@@ -48,6 +49,11 @@ std::string RunCopyOfArena(const SlurmJob& job);
 // else 0 once submitted. Progress lines go to `notes`.
 absl::StatusOr<int> SubmitSlurmJob(SlurmJob job, bool wait,
                                    std::ostream& notes);
+
+// Inside an allocation (salloc, sbatch): the shards as the tasks of one
+// `srun` step (task I plays shard I, running job.arena in place), then their
+// logs merged here into OUTPUT_DIR/merged. Returns the merged standings.
+absl::StatusOr<MatchSummary> PlayShardsWithSrun(const SlurmJob& job);
 
 // A job as `scontrol show job -o ID` describes it.
 struct SlurmJobState {

@@ -4,7 +4,7 @@
 #include <random>
 
 #include "absl/strings/str_cat.h"
-#include "arena/match.h"
+#include "arena/match_outputs.h"
 #include "common/random.h"
 #include "engine/config.h"
 #include "engine/notation.h"

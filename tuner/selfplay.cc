@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "arena/match_outputs.h"
 #include "arena/merge.h"
 #include "arena/schedule.h"
 #include "arena/slurm.h"
@@ -74,36 +75,8 @@ absl::StatusOr<MatchSummary> PlayInProcess(const MatchRequest& r) {
   return PlayMatchForSummary(match, options);
 }
 
-// The shards as job steps of the current allocation, then the merge here.
-absl::StatusOr<MatchSummary> PlayWithSrun(const MatchRequest& r,
-                                          const std::string& config_path) {
-  const SlurmOptions& s = r.slurm;
-  // $SLURM_PROCID numbers the tasks of a step: task I plays shard I.
-  const std::string task =
-      absl::StrCat("exec \"$0\" \"$1\" --shard=\"$SLURM_PROCID/", s.shards,
-                   "\" --output_dir=\"$2/shard-$SLURM_PROCID\" --concurrency=",
-                   s.cpus_per_shard, " --progress=false");
-  const ProgramOutput step =
-      RunProgram({"srun", absl::StrCat("--ntasks=", s.shards),
-                  absl::StrCat("--cpus-per-task=", s.cpus_per_shard),
-                  "--kill-on-bad-exit=0", "--quiet", "/bin/bash", "-c", task,
-                  s.arena, config_path, r.output_dir},
-                 /*show_errors=*/true);
-  // A shard's exit code 1 (H0) is a verdict, not a failure; the merge tells.
-  if (step.exit_code < 0 || (step.exit_code > kExitH0)) {
-    return absl::InternalError(absl::StrCat(
-        "srun of the shards of ", config_path, " exited with ", step.exit_code,
-        step.exit_code < 0 ? " (srun not found)" : ""));
-  }
-  absl::StatusOr<MergedLog> merged =
-      MergeLogs(ShardLogsIn(r.output_dir), /*final_merge=*/true);
-  if (!merged.ok()) return merged.status();
-  return WriteMerge(*merged, (fs::path(r.output_dir) / "merged").string());
-}
-
-// The shards and the merge as batch jobs, waited for (arena/slurm.h).
-absl::StatusOr<MatchSummary> PlayWithSbatch(const MatchRequest& r,
-                                            const std::string& config_path) {
+// The job the request's match is on Slurm, its config at `config_path`.
+SlurmJob JobFor(const MatchRequest& r, const std::string& config_path) {
   const SlurmOptions& s = r.slurm;
   SlurmJob job;
   job.arena = fs::absolute(s.arena).string();
@@ -114,6 +87,13 @@ absl::StatusOr<MatchSummary> PlayWithSbatch(const MatchRequest& r,
   job.shards = s.shards;
   job.cpus_per_task = s.cpus_per_shard;
   job.sbatch_options = s.sbatch_options;
+  return job;
+}
+
+// The shards and the merge as batch jobs, waited for (arena/slurm.h).
+absl::StatusOr<MatchSummary> PlayWithSbatch(const MatchRequest& r,
+                                            const std::string& config_path) {
+  const SlurmJob job = JobFor(r, config_path);
   std::ostringstream notes;
   const absl::StatusOr<int> code = SubmitSlurmJob(job, /*wait=*/true, notes);
   if (!code.ok()) return code.status();
@@ -146,7 +126,7 @@ absl::StatusOr<MatchSummary> PlayOnSlurm(const MatchRequest& r) {
       fs::absolute(fs::path(r.output_dir) / "match.textproto").string();
   if (absl::Status s = WriteFileAtomically(config_path, text); !s.ok())
     return s;
-  return r.slurm.use_srun ? PlayWithSrun(r, config_path)
+  return r.slurm.use_srun ? PlayShardsWithSrun(JobFor(r, config_path))
                           : PlayWithSbatch(r, config_path);
 }
 

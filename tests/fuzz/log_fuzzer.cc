@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "arena/log_reader.h"
-#include "arena/match.h"
+#include "arena/match_outputs.h"
 #include "common/record_io.h"
 
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "absl/strings/strip.h"
-#include "arena/match.h"
+#include "arena/match_setup.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

@@ -1,0 +1,250 @@
+#include "arena/match_setup.h"
+
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "arena/schedule.h"
+#include "arena/stats.h"
+#include "common/files.h"
+#include "common/textproto.h"
+#include "engine/config.h"
+
+namespace chess {
+namespace {
+
+namespace fs = std::filesystem;
+
+absl::Status Invalid(absl::string_view field_path, absl::string_view what) {
+  return absl::InvalidArgumentError(absl::StrCat(field_path, ": ", what));
+}
+
+int TimeControlKinds(const TimeControl& tc) {
+  return (tc.depth() > 0) + (tc.nodes() > 0) + (tc.movetime_ms() > 0) +
+         (tc.base_ms() > 0 || tc.increment_ms() > 0);
+}
+
+absl::Status ValidateTimeControl(const TimeControl& tc,
+                                 absl::string_view path) {
+  if (tc.depth() < 0 || tc.nodes() < 0 || tc.movetime_ms() < 0 ||
+      tc.base_ms() < 0 || tc.increment_ms() < 0 || tc.margin_ms() < 0) {
+    return Invalid(path, "time control values must not be negative");
+  }
+  if (tc.depth() > 100)
+    return Invalid(path, "depth above 100 is not a useful limit");
+  const int kinds = TimeControlKinds(tc);
+  if (kinds == 0)
+    return Invalid(path, "no limit: set depth, nodes, movetime_ms or base_ms");
+  if (kinds > 1)
+    return Invalid(path,
+                   "set exactly one of depth, nodes, movetime_ms, or a clock");
+  if (tc.increment_ms() > 0 && tc.base_ms() == 0) {
+    return Invalid(
+        path,
+        "a clock needs base_ms > 0 (increment alone gives no first move time)");
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status ValidateMatchShape(const MatchConfig& c) {
+  if (c.players_size() < 2)
+    return Invalid("players", "a match needs at least two players");
+  std::set<std::string> names;
+  for (int i = 0; i < c.players_size(); ++i) {
+    const PlayerConfig& p = c.players(i);
+    const std::string at = absl::StrCat("players[", i, "]");
+    if (p.name().empty()) return Invalid(at, "name is missing");
+    if (!names.insert(p.name()).second) {
+      return Invalid(absl::StrCat(at, ".name"),
+                     absl::StrCat("\"", p.name(), "\" is used twice"));
+    }
+    if (p.engine_case() == PlayerConfig::ENGINE_NOT_SET) {
+      return Invalid(at, absl::StrCat("\"", p.name(),
+                                      "\" needs one of config, config_file, "
+                                      "external"));
+    }
+    if (p.has_external()) {
+      if (p.external().argv().empty() || p.external().argv(0).empty()) {
+        return Invalid(absl::StrCat(at, ".external"),
+                       absl::StrCat("argv is empty for \"", p.name(), "\""));
+      }
+      if (p.has_overrides()) {
+        return Invalid(absl::StrCat(at, ".overrides"),
+                       "apply only to in-process engines");
+      }
+      if (p.external().startup_timeout_ms() <= 0 ||
+          p.external().move_timeout_ms() <= 0) {
+        return Invalid(absl::StrCat(at, ".external"),
+                       "timeouts must be positive");
+      }
+    }
+    if (p.has_anchor_elo() && !IsAnchorElo(p.anchor_elo())) {
+      return Invalid(absl::StrCat(at, ".anchor_elo"),
+                     absl::StrCat("must be a rating within +-", kMaxAnchorElo));
+    }
+    const std::string tc_path = p.has_time_control()
+                                    ? absl::StrCat(at, ".time_control")
+                                    : std::string("time_control");
+    if (absl::Status s = ValidateTimeControl(
+            p.has_time_control() ? p.time_control() : c.time_control(),
+            tc_path);
+        !s.ok()) {
+      return absl::Status(
+          s.code(), absl::StrCat(s.message(), " (player \"", p.name(), "\")"));
+    }
+  }
+  if (c.pairing() == MatchConfig::HEAD_TO_HEAD && c.players_size() != 2) {
+    return Invalid(
+        "pairing",
+        absl::StrCat("HEAD_TO_HEAD needs exactly 2 players, not ",
+                     c.players_size(), " (use GAUNTLET or ROUND_ROBIN)"));
+  }
+  if (c.games() < 0) return Invalid("games", "must be positive");
+  if (c.rounds() < 0) return Invalid("rounds", "must be positive");
+  if ((c.games() > 0) == (c.rounds() > 0)) {
+    return Invalid(c.games() > 0 ? "games" : "rounds",
+                   "set exactly one of games and rounds, > 0");
+  }
+  if (c.games() % 2 != 0) {
+    return Invalid(
+        "games",
+        "must be even: every opening is played twice, colours swapped");
+  }
+  if (const int64_t n = ScheduledGames(c); n > kMaxScheduledGames) {
+    return Invalid(c.games() > 0 ? "games" : "rounds",
+                   absl::StrCat(n, " games in all; at most ",
+                                kMaxScheduledGames, " in one match"));
+  }
+  if (c.concurrency() < 0 || c.concurrency() > 1024) {
+    return Invalid("concurrency",
+                   "must be between 0 (number of cores) and 1024");
+  }
+  const Adjudication& a = c.adjudication();
+  if (a.resign_score_cp() < 0 || a.resign_moves() < 1 ||
+      a.draw_score_cp() < 0 || a.draw_moves() < 0 || a.draw_move_number() < 0 ||
+      a.max_moves() < 0) {
+    return Invalid("adjudication", "values must be positive");
+  }
+  if (c.openings().max_plies() < 0 || c.openings().start_index() < 0) {
+    return Invalid("openings",
+                   "max_plies and start_index must not be negative");
+  }
+  if (c.has_sprt()) {
+    const SprtConfig& s = c.sprt();
+    if (c.pairing() != MatchConfig::HEAD_TO_HEAD) {
+      return Invalid("sprt", "needs pairing HEAD_TO_HEAD");
+    }
+    if (!std::isfinite(s.elo0()) || !std::isfinite(s.elo1()) ||
+        std::abs(s.elo0()) > 1000 || std::abs(s.elo1()) > 1000) {
+      return Invalid("sprt", "elo0 and elo1 must be finite, within +-1000");
+    }
+    if (!(s.elo0() < s.elo1()))
+      return Invalid("sprt", "elo0 must be below elo1");
+    if (!(s.alpha() > 0 && s.alpha() < 1 && s.beta() > 0 && s.beta() < 1 &&
+          s.alpha() + s.beta() < 1)) {
+      return Invalid("sprt",
+                     "alpha and beta must be in (0, 1) with alpha + beta < 1");
+    }
+  }
+  return absl::OkStatus();
+}
+
+namespace {
+
+// Replaces config files by their contents, merges overrides, fills in time
+// controls.
+absl::Status ResolvePlayers(MatchConfig* c, const std::string& base_dir) {
+  for (int i = 0; i < c->players_size(); ++i) {
+    PlayerConfig& p = *c->mutable_players(i);
+    const std::string at = absl::StrCat("players[", i, "]");
+    if (!p.has_time_control()) *p.mutable_time_control() = c->time_control();
+    if (p.has_external()) {
+      ExternalEngine* e = p.mutable_external();
+      if (!e->working_dir().empty())
+        e->set_working_dir(ResolvePath(base_dir, e->working_dir()));
+      // A program named with a slash ("./engine") is a path, relative to the
+      // config, made absolute so that it is never looked up in PATH; a bare
+      // name is looked up in PATH.
+      if (e->argv(0).find('/') != std::string::npos) {
+        e->set_argv(0,
+                    fs::absolute(ResolvePath(base_dir, e->argv(0))).string());
+      }
+      continue;
+    }
+    EngineConfig config = p.config();
+    if (p.has_config_file()) {
+      absl::StatusOr<EngineConfig> loaded =
+          LoadEngineConfig(ResolvePath(base_dir, p.config_file()));
+      if (!loaded.ok()) {
+        return Invalid(absl::StrCat(at, ".config_file"),
+                       loaded.status().message());
+      }
+      config = *loaded;
+    }
+    // No evaluation at all would be a random mover; nobody means that.
+    if (!config.has_eval())
+      *config.mutable_eval() = DefaultEngineConfig().eval();
+    config.MergeFrom(p.overrides());
+    if (absl::Status s = ValidateEngineConfig(config); !s.ok()) {
+      const char* part = p.has_overrides()     ? ".overrides"
+                         : p.has_config_file() ? ".config_file"
+                                               : ".config";
+      return Invalid(absl::StrCat(at, part),
+                     absl::StrCat("\"", p.name(), "\": ", s.message()));
+    }
+    *p.mutable_config() = std::move(config);  // clears config_file (oneof)
+    p.clear_overrides();
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<LoadedMatch> ParseMatch(absl::string_view text,
+                                       absl::string_view source_name,
+                                       const std::string& base_dir) {
+  LoadedMatch match;
+  MatchConfig& c = match.config;
+  absl::Status status =
+      ParseTextProto(text, source_name, &c, [&]() -> absl::Status {
+        if (absl::Status s = ValidateMatchShape(c); !s.ok()) return s;
+        if (absl::Status s = ResolvePlayers(&c, base_dir); !s.ok()) return s;
+        if (!c.openings().file().empty()) {
+          const std::string path = ResolvePath(base_dir, c.openings().file());
+          BookFormat format = c.openings().format() == Openings::PGN
+                                  ? BookFormat::kPgn
+                                  : BookFormat::kEpd;
+          if (c.openings().format() == Openings::AUTO) {
+            absl::StatusOr<BookFormat> f = BookFormatFromPath(path);
+            if (!f.ok()) return Invalid("openings.file", f.status().message());
+            format = *f;
+          }
+          absl::StatusOr<std::vector<Opening>> book =
+              LoadBook(path, format, c.openings().max_plies());
+          if (!book.ok())
+            return Invalid("openings.file", book.status().message());
+          match.openings = *std::move(book);
+          c.mutable_openings()->set_file(path);
+        }
+        return absl::OkStatus();
+      });
+  if (!status.ok()) return status;
+  if (match.openings.empty())
+    match.openings.push_back(Opening{Position::Start(), {}});
+  match.schedule = MakeSchedule(c, int(match.openings.size()));
+  match.book_fingerprint = BookFingerprint(match.openings);
+  match.source = std::string(source_name);
+  return match;
+}
+
+absl::StatusOr<LoadedMatch> LoadMatch(const std::string& path) {
+  absl::StatusOr<std::string> text = ReadFile(path);
+  if (!text.ok()) return text.status();
+  return ParseMatch(*text, path, fs::path(path).parent_path().string());
+}
+
+}  // namespace chess
