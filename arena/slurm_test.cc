@@ -28,12 +28,17 @@ TEST(SlurmTest, JobStateOfARunningAndAnEndedJob) {
   EXPECT_EQ(ParseJobState("").state, "");
 }
 
-TEST(SlurmTest, ShardScriptQuotesPathsAndResumesEachShard) {
+SlurmJob JobOf(const std::string& arena, const std::string& config) {
   SlurmJob job;
-  job.arena = "/opt/my arena/arena";
-  job.config = "/data/it's.textproto";
+  job.arena = arena;
+  job.config = config;
   job.output_dir = "/shared/run";
   job.name = "m";
+  return job;
+}
+
+TEST(SlurmTest, ShardScriptQuotesPathsAndResumesEachShard) {
+  SlurmJob job = JobOf("/opt/my arena/arena", "/data/it's.textproto");
   job.shards = 4;
   job.cpus_per_task = 2;
   const std::string script = ShardArrayScript(job);
@@ -49,11 +54,7 @@ TEST(SlurmTest, ShardScriptQuotesPathsAndResumesEachShard) {
 // A newline in the name, the output directory or an sbatch option would end
 // its #SBATCH line and run the rest as a command on every node.
 TEST(SlurmTest, ControlCharactersAreRefusedBeforeAnyScriptIsWritten) {
-  SlurmJob job;
-  job.arena = "/opt/arena";
-  job.config = "/data/m.textproto";
-  job.output_dir = "/shared/run";
-  job.name = "m";
+  const SlurmJob job = JobOf("/opt/arena", "/data/m.textproto");
   EXPECT_TRUE(ValidateSlurmJob(job).ok());
   SlurmJob bad = job;
   bad.name = "m\ntouch /tmp/pwned";

@@ -2,11 +2,14 @@
 # Benchmark (not a test): `uci bench` nodes/s of the portable build (.bazelrc's default,
 # -march=x86-64-v3) against `--config=native` (-march=native) in the same run, the two
 # binaries run alternately so that a machine's drift touches both alike.
-#   bash engine/march_bench.sh [RUNS]      (from the repository root; default 5 runs each)
+#   bash engine/march_bench.sh [RUNS] [DEPTH]   (default 5 runs each of `bench 12`, about
+#                                               a second each: `bench`'s default is too short
+#                                               to time on a noisy machine)
 # Both must print the same bench signature (node count): the code searches alike.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${1:-5}"
+depth="${2:-12}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 for config in portable native; do
@@ -15,7 +18,7 @@ for config in portable native; do
   bazel build "${flags[@]}" //engine:uci >/dev/null 2>&1
   cp -f bazel-bin/engine/uci "$work/uci-$config"
 done
-nps() { "$work/uci-$1" bench 2>&1 | awk '/ nodes .* nps$/ {print $1, $3}'; }
+nps() { "$work/uci-$1" bench "$depth" 2>&1 | awk '/ nodes .* nps$/ {print $1, $3}'; }
 declare -A total=([portable]=0 [native]=0)
 signature=""
 for i in $(seq "$runs"); do
@@ -27,6 +30,6 @@ for i in $(seq "$runs"); do
     echo "run $i $config: $rate nps"
   done
 done
-echo "bench $signature nodes; mean nps portable $(( ${total[portable]} / runs )), native $(( ${total[native]} / runs ))"
+echo "bench $depth: $signature nodes; mean nps portable $(( ${total[portable]} / runs )), native $(( ${total[native]} / runs ))"
 awk -v p="${total[portable]}" -v n="${total[native]}" \
   'BEGIN { printf "portable / native: %.3f\n", p / n }'

@@ -129,5 +129,34 @@ grep -q "resuming: 4 games in the log, 0 to play" fc2.txt || fail "fastchess rer
 "$ARENA" "${fastchess[@]}" -recover >fc3.txt 2>&1; rc=$?
 (( rc == 2 )) && grep -q "^-recover: not supported" fc3.txt || fail "-recover: exit $rc: $(cat fc3.txt)"
 
+# A user's own match.textproto is never overwritten: neither in a named
+# --output_dir nor through -event .., which once made the working directory
+# the output directory.
+mkdir -p mine && echo 'name: "mine"' >mine/match.textproto && cp mine/match.textproto own.textproto
+"$ARENA" "${fastchess[@]/--output_dir=fc/--output_dir=mine}" >mine.txt 2>&1; rc=$?
+(( rc == 2 )) || fail "a user's match.textproto in --output_dir: exit $rc: $(cat mine.txt)"
+cmp -s mine/match.textproto own.textproto || fail "a user's match.textproto was overwritten"
+(cd mine && "$ARENA" -engine "cmd=$UCI" name=a -engine "cmd=$UCI" name=b -each nodes=50 \
+    -rounds 1 -repeat -maxmoves 10 -event .. --progress=false >../event.txt 2>&1); rc=$?
+(( rc == 0 )) || fail "-event ..: exit $rc: $(tail -3 event.txt)"
+cmp -s mine/match.textproto own.textproto || fail "-event .. overwrote the user's match.textproto"
+[[ -e mine/fastchess-out/_../match.textproto ]] || fail "-event ..: $(ls -R mine | head)"
+# A newline in a fastchess argument would end match.textproto's comment line.
+"$ARENA" -engine "cmd=$UCI" name=a -engine "cmd=$UCI" name=b -each nodes=50 \
+    -event $'x\nplayers { name: "c" external { argv: "touch" argv: "pwned" } }' \
+    --output_dir=nl --progress=false >nl.txt 2>&1; rc=$?
+(( rc == 2 )) || fail "a newline in -event: exit $rc: $(cat nl.txt)"
+[[ -e nl/match.textproto || -e pwned ]] && fail "a newline in -event wrote a config or ran a program"
+# Slurm: the evil name of m.textproto (newlines) never reaches an #SBATCH line,
+# nor does an --sbatch option with a newline.
+"$ARENA" slurm m.textproto --shards=2 --output_dir="$WORK/slurm" --dry_run >slurm.txt 2>&1; rc=$?
+(( rc == 2 )) && grep -q "control character" slurm.txt || fail "slurm, a name with a newline: exit $rc: $(cat slurm.txt)"
+printf 'name: "ok"\nplayers { name: "a" config {} }\nplayers { name: "b" config {} }\ngames: 2\ntime_control { nodes: 100 }\n' >ok.textproto
+"$ARENA" slurm ok.textproto --shards=2 --output_dir="$WORK/slurm" --dry_run \
+    --sbatch=$'--partition=x\ntouch pwned' >slurm2.txt 2>&1; rc=$?
+(( rc == 2 )) || fail "slurm, an --sbatch option with a newline: exit $rc: $(cat slurm2.txt)"
+"$ARENA" slurm ok.textproto --shards=2 --output_dir="$WORK/slurm" --dry_run >slurm3.txt 2>&1
+grep -q "^exec '$WORK/slurm/bin/arena' " slurm3.txt || fail "the shards do not run the run's copy: $(cat slurm3.txt)"
+
 if ((failures)); then echo "$failures failure(s)"; exit 1; fi
 echo "cli test: PASS"

@@ -50,6 +50,10 @@ CONFIG
 "$ARENA" slurm "$WORK/m.textproto" --shards=4 --output_dir="$WORK/sharded" --wait \
     2>"$WORK/submit.err"; rc=$?
 (( rc == 0 )) || fail "arena slurm --wait: exit $rc: $(cat "$WORK/submit.err")"
+# The shards ran the run's own copy of the binary, not the path inside Bazel's cache.
+[[ -x "$WORK/sharded/bin/arena" ]] || fail "no copy of the arena binary in the run's directory"
+grep -q "^exec '$WORK/sharded/bin/arena' " "$WORK/sharded/shards.sbatch" ||
+  fail "the shards do not run the run's copy: $(grep '^exec' "$WORK/sharded/shards.sbatch")"
 "$ARENA" summary "$WORK/single" >"$WORK/single.txt"
 "$ARENA" summary "$WORK/sharded/merged" >"$WORK/merged.txt"
 cmp -s "$WORK/single.txt" "$WORK/merged.txt" ||

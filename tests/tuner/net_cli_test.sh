@@ -84,6 +84,11 @@ rc=$?
 grep -q "no valid training position" junk.txt || fail "message: $(cat junk.txt)"
 [[ "$(md5sum <refused.textproto)" == "$before" ]] || fail "a refused run changed its --out"
 rm -f refused.textproto
+# An output that cannot be written is an I/O error: exit 4, as in every program.
+"$TUNER" net --data=data.epd --start="$DEFAULT" --out=/proc/no/such/net.textproto \
+  --settings=settings.textproto >io.txt 2>&1
+rc=$?
+(( rc == 4 )) || fail "expected exit 4 for an unwritable --out, got $rc: $(tail -2 io.txt)"
 
 (( failures == 0 )) && echo PASS
 exit $(( failures > 0 ))
