@@ -27,11 +27,13 @@
 #include "arena/log_reader.h"
 #include "arena/match_outputs.h"
 #include "arena/merge.h"
+#include "arena/openings.h"
 #include "arena/pgn.h"
 #include "arena/player.h"
 #include "arena/referee.h"
 #include "arena/report.h"
 #include "arena/stats.h"
+#include "common/random.h"
 #include "common/record_io.h"
 #include "common/stopwatch.h"
 #include "common/textproto.h"
@@ -455,8 +457,16 @@ absl::StatusOr<MatchSummary> PlayMatchForSummary(const LoadedMatch& match,
         seats[side] = Seat{players[p].get(), pc.name(), pc.time_control(),
                            pc.has_external(), pc.external().move_timeout_ms()};
       }
-      PlayGame(match.openings[s.opening], seats[0], seats[1],
-               config.adjudication(), &record);
+      // Every game of a round gets the same random plies (and so both games
+      // of a pair), unless each game is to get its own; the seed is the
+      // match's, whatever shard plays the game.
+      const uint64_t line = config.openings().random_plies_per_game()
+                                ? uint64_t(s.index) + (uint64_t(1) << 40)
+                                : uint64_t(s.round);
+      const Opening opening = WithRandomPlies(
+          match.openings[s.opening], config.openings().random_plies(),
+          Mix64(config.seed() ^ (line * 0xA24BAED4963EE407ull)));
+      PlayGame(opening, seats[0], seats[1], config.adjudication(), &record);
       record.set_end_time(NowRfc3339());
       // Durable before it counts; the disk's sync is shared between the
       // games that finish together, and holds no lock of ours.

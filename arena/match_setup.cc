@@ -29,7 +29,8 @@ int TimeControlKinds(const TimeControl& tc) {
 absl::Status ValidateTimeControl(const TimeControl& tc,
                                  absl::string_view path) {
   if (tc.depth() < 0 || tc.nodes() < 0 || tc.movetime_ms() < 0 ||
-      tc.base_ms() < 0 || tc.increment_ms() < 0 || tc.margin_ms() < 0) {
+      tc.base_ms() < 0 || tc.increment_ms() < 0 || tc.margin_ms() < 0 ||
+      tc.soft_nodes() < 0) {
     return Invalid(path, "time control values must not be negative");
   }
   if (tc.depth() > 100)
@@ -40,6 +41,12 @@ absl::Status ValidateTimeControl(const TimeControl& tc,
   if (kinds > 1)
     return Invalid(path,
                    "set exactly one of depth, nodes, movetime_ms, or a clock");
+  if (tc.soft_nodes() > 0 && tc.nodes() == 0)
+    return Invalid(path, "soft_nodes needs nodes, the hard cap");
+  if (tc.soft_nodes() > tc.nodes())
+    return Invalid(path,
+                   "soft_nodes above nodes: the hard cap would end "
+                   "every search first");
   if (tc.increment_ms() > 0 && tc.base_ms() == 0) {
     return Invalid(
         path,
@@ -129,6 +136,8 @@ absl::Status ValidateMatchShape(const MatchConfig& c) {
       a.max_moves() < 0) {
     return Invalid("adjudication", "values must be positive");
   }
+  if (c.openings().random_plies() < 0 || c.openings().random_plies() > 40)
+    return Invalid("openings.random_plies", "must be 0..40");
   if (c.openings().max_plies() < 0 || c.openings().start_index() < 0) {
     return Invalid("openings",
                    "max_plies and start_index must not be negative");
@@ -153,6 +162,46 @@ absl::Status ValidateMatchShape(const MatchConfig& c) {
   return absl::OkStatus();
 }
 
+absl::Status ResolvePlayer(PlayerConfig* player, const std::string& base_dir,
+                           absl::string_view at) {
+  PlayerConfig& p = *player;
+  if (p.has_external()) {
+    ExternalEngine* e = p.mutable_external();
+    if (!e->working_dir().empty())
+      e->set_working_dir(ResolvePath(base_dir, e->working_dir()));
+    // A program named with a slash ("./engine") is a path, relative to the
+    // config, made absolute so that it is never looked up in PATH; a bare
+    // name is looked up in PATH.
+    if (e->argv_size() > 0 && e->argv(0).find('/') != std::string::npos) {
+      e->set_argv(0, fs::absolute(ResolvePath(base_dir, e->argv(0))).string());
+    }
+    return absl::OkStatus();
+  }
+  EngineConfig config = p.config();
+  if (p.has_config_file()) {
+    absl::StatusOr<EngineConfig> loaded =
+        LoadEngineConfig(ResolvePath(base_dir, p.config_file()));
+    if (!loaded.ok()) {
+      return Invalid(absl::StrCat(at, ".config_file"),
+                     loaded.status().message());
+    }
+    config = *loaded;
+  }
+  // No evaluation at all would be a random mover; nobody means that.
+  if (!config.has_eval()) *config.mutable_eval() = DefaultEngineConfig().eval();
+  config.MergeFrom(p.overrides());
+  if (absl::Status s = ValidateEngineConfig(config); !s.ok()) {
+    const char* part = p.has_overrides()     ? ".overrides"
+                       : p.has_config_file() ? ".config_file"
+                                             : ".config";
+    return Invalid(absl::StrCat(at, part),
+                   absl::StrCat("\"", p.name(), "\": ", s.message()));
+  }
+  *p.mutable_config() = std::move(config);  // clears config_file (oneof)
+  p.clear_overrides();
+  return absl::OkStatus();
+}
+
 namespace {
 
 // Replaces config files by their contents, merges overrides, fills in time
@@ -160,44 +209,11 @@ namespace {
 absl::Status ResolvePlayers(MatchConfig* c, const std::string& base_dir) {
   for (int i = 0; i < c->players_size(); ++i) {
     PlayerConfig& p = *c->mutable_players(i);
-    const std::string at = absl::StrCat("players[", i, "]");
     if (!p.has_time_control()) *p.mutable_time_control() = c->time_control();
-    if (p.has_external()) {
-      ExternalEngine* e = p.mutable_external();
-      if (!e->working_dir().empty())
-        e->set_working_dir(ResolvePath(base_dir, e->working_dir()));
-      // A program named with a slash ("./engine") is a path, relative to the
-      // config, made absolute so that it is never looked up in PATH; a bare
-      // name is looked up in PATH.
-      if (e->argv(0).find('/') != std::string::npos) {
-        e->set_argv(0,
-                    fs::absolute(ResolvePath(base_dir, e->argv(0))).string());
-      }
-      continue;
-    }
-    EngineConfig config = p.config();
-    if (p.has_config_file()) {
-      absl::StatusOr<EngineConfig> loaded =
-          LoadEngineConfig(ResolvePath(base_dir, p.config_file()));
-      if (!loaded.ok()) {
-        return Invalid(absl::StrCat(at, ".config_file"),
-                       loaded.status().message());
-      }
-      config = *loaded;
-    }
-    // No evaluation at all would be a random mover; nobody means that.
-    if (!config.has_eval())
-      *config.mutable_eval() = DefaultEngineConfig().eval();
-    config.MergeFrom(p.overrides());
-    if (absl::Status s = ValidateEngineConfig(config); !s.ok()) {
-      const char* part = p.has_overrides()     ? ".overrides"
-                         : p.has_config_file() ? ".config_file"
-                                               : ".config";
-      return Invalid(absl::StrCat(at, part),
-                     absl::StrCat("\"", p.name(), "\": ", s.message()));
-    }
-    *p.mutable_config() = std::move(config);  // clears config_file (oneof)
-    p.clear_overrides();
+    if (absl::Status s =
+            ResolvePlayer(&p, base_dir, absl::StrCat("players[", i, "]"));
+        !s.ok())
+      return s;
   }
   return absl::OkStatus();
 }

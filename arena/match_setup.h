@@ -28,6 +28,13 @@ struct LoadedMatch {
 // starts with the offending field's path.
 absl::Status ValidateMatchShape(const MatchConfig& config);
 
+// Makes a player ready to play: its config file read, its overrides merged
+// and the result validated (in process), or its program's path made absolute
+// (external); relative paths are relative to `base_dir`. Errors name the
+// field, `at` first ("players[1].config_file: ...").
+absl::Status ResolvePlayer(PlayerConfig* player, const std::string& base_dir,
+                           absl::string_view at);
+
 // Parses, validates and resolves a match config. Errors carry file:line:column.
 absl::StatusOr<LoadedMatch> LoadMatch(const std::string& path);
 absl::StatusOr<LoadedMatch> ParseMatch(absl::string_view text,

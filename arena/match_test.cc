@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -300,6 +301,50 @@ TEST(MatchTest, SameSeedSameGamesWhateverTheConcurrency) {
   }
   ASSERT_EQ(runs[0].size(), 12u);
   ExpectSameGames(runs[0], runs[1]);
+}
+
+// Random plies after the book position: the same for both games of a pair
+// (colours swapped), different between pairs, each game its own when asked;
+// recorded as opening moves, so the games replay; soft and hard node limits.
+TEST(MatchTest, RandomPliesArePairedOrPerGame) {
+  for (const bool per_game : {false, true}) {
+    SCOPED_TRACE(per_game);
+    std::string text = kSmallMatch;
+    text.replace(text.find("games: 12"), 9, "games: 4");
+    text.replace(text.find("order: SHUFFLED }"), 17,
+                 absl::StrCat("order: SHUFFLED random_plies: 6 ",
+                              "random_plies_per_game: ", per_game, " }"));
+    text.replace(text.find("nodes: 600 }"), 12,
+                 "nodes: 2000 soft_nodes: 300 }");
+    auto match = ParseMatch(text, "random", ".");
+    ASSERT_TRUE(match.ok()) << match.status();
+    const std::string dir = ::testing::TempDir() + "random-plies";
+    std::ostringstream report;
+    RunOptions options{
+        .output_dir = dir, .fresh = true, .progress = false, .out = &report};
+    ASSERT_EQ(RunMatch(*match, options), kExitOk) << report.str();
+    const std::map<int, GameRecord> games = GamesByIndex(dir + "/games.log");
+    ASSERT_EQ(games.size(), 4u);
+    std::set<std::string> starts;
+    for (const auto& [index, g] : games) {
+      EXPECT_GE(g.opening_moves_size(), 6);
+      starts.insert(g.opening_fen());
+      for (const MoveRecord& m : g.moves()) EXPECT_LE(m.nodes(), 2001);
+    }
+    EXPECT_EQ(starts.size(), per_game ? 4u : 2u);
+    EXPECT_EQ(games.at(0).opening_fen() == games.at(1).opening_fen(),
+              !per_game);
+  }
+  std::string bad = kSmallMatch;
+  bad.replace(bad.find("order: SHUFFLED }"), 17,
+              "order: SHUFFLED random_plies: 41 }");
+  EXPECT_THAT(ParseError(bad), HasSubstr("random_plies"));
+  bad = kSmallMatch;
+  bad.replace(bad.find("nodes: 600 }"), 12, "nodes: 600 soft_nodes: 700 }");
+  EXPECT_THAT(ParseError(bad), HasSubstr("soft_nodes above nodes"));
+  bad = kSmallMatch;
+  bad.replace(bad.find("nodes: 600 }"), 12, "depth: 3 soft_nodes: 700 }");
+  EXPECT_THAT(ParseError(bad), HasSubstr("soft_nodes needs nodes"));
 }
 
 // The report a running match rewrites from the games it has added (every

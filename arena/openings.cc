@@ -8,6 +8,8 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "common/files.h"
+#include "common/random.h"
+#include "engine/movegen.h"
 #include "engine/notation.h"
 
 namespace chess {
@@ -162,6 +164,36 @@ Game Opening::ToGame() const {
   Game game(start);
   for (Move m : moves) game.Play(m);
   return game;
+}
+
+namespace {
+
+bool GameIsOver(const Game& game) {
+  return LegalMoves(game.position()).empty() ||
+         game.GetOutcome().result != GameResult::kOngoing;
+}
+
+}  // namespace
+
+Opening WithRandomPlies(const Opening& opening, int plies, uint64_t seed) {
+  if (plies <= 0 || GameIsOver(opening.ToGame())) return opening;
+  Opening line = opening;
+  for (uint64_t attempt = 0; attempt < 1000; ++attempt) {
+    line = opening;
+    Game game = opening.ToGame();
+    uint64_t draw = Mix64(seed + attempt * 0xD1B54A32D192ED03ull);
+    bool ended = false;
+    for (int ply = 0; ply < plies && !ended; ++ply) {
+      const MoveList moves = LegalMoves(game.position());
+      draw = Mix64(draw);
+      const Move move = moves[draw % moves.size()];
+      game.Play(move);
+      ended = GameIsOver(game);
+      if (!ended) line.moves.push_back(move);
+    }
+    if (!ended) return line;
+  }
+  return line;
 }
 
 absl::StatusOr<std::vector<Opening>> ParseEpdBook(absl::string_view text,

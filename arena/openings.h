@@ -19,6 +19,12 @@ struct Opening {
   Game ToGame() const;
 };
 
+// `opening` followed by `plies` uniformly random legal moves drawn from
+// `seed`: the same for the same seed on every machine. A line that ends the
+// game (mate, stalemate, a draw by rule) is drawn again; after 1,000 such
+// draws the last one stops before the move that ended it.
+Opening WithRandomPlies(const Opening& opening, int plies, uint64_t seed);
+
 // A fingerprint of the openings' positions and moves, in order: equal for the
 // same book wherever it lies, and whichever format it came in.
 uint64_t BookFingerprint(const std::vector<Opening>& openings);

@@ -2,10 +2,12 @@
 
 #include <stdlib.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 
 #include "absl/strings/str_cat.h"
+#include "engine/movegen.h"
 #include "engine/notation.h"
 #include "gtest/gtest.h"
 
@@ -97,6 +99,37 @@ std::string Unzip(const std::filesystem::path& zip, const std::string& member) {
   const std::string command = absl::StrCat("unzip -p '", zip.string(), "' '",
                                            member, "' > '", out, "'");
   return std::system(command.c_str()) == 0 ? out : "";
+}
+
+TEST(RandomPliesTest, LegalRepeatableAndDifferentBySeed) {
+  const Opening start{Position::Start(), {}};
+  const Opening a = WithRandomPlies(start, 8, 1);
+  ASSERT_EQ(a.moves.size(), 8u);
+  Game game = a.ToGame();  // plays them: each was legal
+  EXPECT_FALSE(LegalMoves(game.position()).empty());
+  EXPECT_EQ(WithRandomPlies(start, 8, 1).moves, a.moves);
+  EXPECT_NE(WithRandomPlies(start, 8, 2).moves, a.moves);
+  EXPECT_EQ(WithRandomPlies(start, 0, 1).moves.size(), 0u);
+  // After a book line: the line first, then the random plies.
+  const Opening book = WithRandomPlies(start, 2, 7);
+  const Opening more = WithRandomPlies(book, 4, 1);
+  ASSERT_EQ(more.moves.size(), 6u);
+  EXPECT_TRUE(
+      std::equal(book.moves.begin(), book.moves.end(), more.moves.begin()));
+}
+
+TEST(RandomPliesTest, NeverEndsTheGame) {
+  // White mates or stalemates in one in several ways here: random lines often
+  // end the game, and none may be returned finished.
+  absl::StatusOr<Position> pos =
+      Position::FromFen("7k/5Q2/6K1/8/8/8/8/8 w - - 0 1");
+  ASSERT_TRUE(pos.ok());
+  for (uint64_t seed = 0; seed < 50; ++seed) {
+    const Opening line = WithRandomPlies(Opening{*pos, {}}, 6, seed);
+    Game game = line.ToGame();
+    EXPECT_FALSE(LegalMoves(game.position()).empty()) << seed;
+    EXPECT_EQ(game.GetOutcome().result, GameResult::kOngoing) << seed;
+  }
 }
 
 TEST(SharedBooksTest, RealBooksReadCompletely) {

@@ -154,6 +154,9 @@ std::string DescribeTimeControl(const TimeControl& tc) {
   if (tc.base_ms() > 0 || tc.increment_ms() > 0) return PgnTimeControl(tc);
   if (tc.movetime_ms() > 0)
     return absl::StrCat("movetime ", tc.movetime_ms(), " ms");
+  if (tc.soft_nodes() > 0)
+    return absl::StrCat("nodes ", tc.soft_nodes(), " (soft), ", tc.nodes(),
+                        " (hard)");
   if (tc.nodes() > 0) return absl::StrCat("nodes ", tc.nodes());
   if (tc.depth() > 0) return absl::StrCat("depth ", tc.depth());
   return "none";

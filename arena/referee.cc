@@ -135,6 +135,7 @@ void PlayGame(const Opening& opening, Seat white, Seat black,
     SearchLimits limits;
     limits.depth = tc.depth();
     limits.nodes = uint64_t(tc.nodes());
+    limits.soft_nodes = uint64_t(tc.soft_nodes());
     limits.movetime_ms = tc.movetime_ms();
     int64_t timeout_ms = seat.external ? seat.move_timeout_ms : 0;
     if (HasClock(tc)) {
@@ -150,8 +151,10 @@ void PlayGame(const Opening& opening, Seat white, Seat black,
     }
 
     const int64_t started = SteadyNowMs();
+    const Stopwatch move_time;
     absl::StatusOr<MoveReply> reply = seat.player->Go(game, limits, timeout_ms);
     const int64_t used_ms = SteadyNowMs() - started;
+    const int64_t used_us = move_time.Microseconds();
     if (!reply.ok()) {
       const bool timed_out = absl::IsDeadlineExceeded(reply.status());
       Finish(record, loses,
@@ -192,6 +195,7 @@ void PlayGame(const Opening& opening, Seat white, Seat black,
     m->set_seldepth(reply->seldepth);
     m->set_nodes(int64_t(reply->nodes));
     m->set_time_ms(used_ms);
+    m->set_time_us(used_us);
     const int full_move = pos.fullmove_number();
     game.Play(*move);  // `pos` now refers to the new position
 

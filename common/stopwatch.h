@@ -18,6 +18,10 @@ class Stopwatch {
   double Seconds() const {
     return std::chrono::duration<double>(Elapsed()).count();
   }
+  int64_t Microseconds() const {
+    return std::chrono::duration_cast<std::chrono::microseconds>(Elapsed())
+        .count();
+  }
   int64_t Milliseconds() const {
     return std::chrono::duration_cast<std::chrono::milliseconds>(Elapsed())
         .count();

@@ -33,7 +33,7 @@ std::map<std::string, const google::protobuf::Message*> KnownMessages() {
        std::vector<const google::protobuf::Message*>{
            &EngineConfig::default_instance(), &MatchConfig::default_instance(),
            &LoopConfig::default_instance(), &LoopReport::default_instance(),
-           &SpsaConfig::default_instance(),
+           &SpsaConfig::default_instance(), &DatagenConfig::default_instance(),
            &NetworkSettings::default_instance()}) {
     known[m->GetDescriptor()->full_name()] = m;
   }
@@ -77,6 +77,11 @@ bool ExpectStartingPointsExist(const std::string& path,
     ExpectExists(path, loop->book());
     return true;
   }
+  if (const auto* datagen = dynamic_cast<const DatagenConfig*>(&message)) {
+    ExpectExists(path, datagen->player().config_file());
+    ExpectExists(path, datagen->book());
+    return true;
+  }
   if (const auto* spsa = dynamic_cast<const SpsaConfig*>(&message)) {
     ExpectExists(path, spsa->engine_config());
     ExpectExists(path, spsa->book());
@@ -88,7 +93,7 @@ bool ExpectStartingPointsExist(const std::string& path,
 TEST(ShippedConfigsTest, EachParsesAsItsHeaderSaysAndStartsFromFilesThatExist) {
   const auto known = KnownMessages();
   const std::vector<std::string> paths = ShippedConfigs();
-  EXPECT_GE(paths.size(), 13u);
+  EXPECT_GE(paths.size(), 14u);
   int tuning_runs = 0;
   for (const std::string& path : paths) {
     SCOPED_TRACE(path);
@@ -105,7 +110,7 @@ TEST(ShippedConfigsTest, EachParsesAsItsHeaderSaysAndStartsFromFilesThatExist) {
     EXPECT_TRUE(parsed.ok()) << parsed;
     if (parsed.ok()) tuning_runs += ExpectStartingPointsExist(path, *message);
   }
-  EXPECT_GE(tuning_runs, 2);
+  EXPECT_GE(tuning_runs, 3);
 }
 
 }  // namespace

@@ -684,6 +684,7 @@ SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
     if (on_iteration) result.hashfull = tt_.Hashfull();  // sampled: not free
     if (on_iteration) on_iteration(result);
     if (limits.infinite) continue;
+    if (limits.soft_nodes > 0 && nodes_ >= limits.soft_nodes) break;
     if (time_managed &&
         (root_moves.size() == 1 || ElapsedMs() >= soft_limit_ms_))
       break;

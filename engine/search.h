@@ -33,6 +33,10 @@ inline constexpr int kMaxPly = 128;
 struct SearchLimits {
   int depth = 0;       // 0: no depth limit
   uint64_t nodes = 0;  // 0: no node limit
+  // 0: none. Otherwise the search ends after the first iteration that completes
+  // past this many nodes (`nodes` stays the hard cap): what data generation
+  // uses, as every iteration it returns is a whole one.
+  uint64_t soft_nodes = 0;
   int64_t movetime_ms = 0;
   // Clock of each side (index by Color); negative when not given.
   int64_t time_left_ms[2] = {-1, -1};

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "engine/config.h"
 #include "engine/notation.h"
@@ -82,6 +83,38 @@ TEST(SearchTest, NodeLimitedSearchKeepsALegalPvAndRepeats) {
     // The limit cuts the last iteration: the move played is still the PV's.
     EXPECT_EQ(first.best_move, first.pv.front());
   }
+}
+
+TEST(SearchTest, SoftNodeLimitEndsAfterTheIterationThatPassesIt) {
+  const std::string fen =
+      "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 8";
+  std::vector<SearchInfo> iterations;
+  SearchLimits limits;
+  limits.soft_nodes = 5000;
+  limits.nodes = 1000000;
+  Engine engine(DefaultEngineConfig());
+  const SearchInfo soft = engine.Search(
+      Game(FromFen(fen)), limits,
+      [&](const SearchInfo& info) { iterations.push_back(info); });
+  ASSERT_GE(iterations.size(), 2u);
+  // Every iteration but the last ended below the soft limit; the last is whole
+  // and is what the search returns.
+  for (size_t i = 0; i + 1 < iterations.size(); ++i)
+    EXPECT_LT(iterations[i].nodes, limits.soft_nodes);
+  EXPECT_GE(iterations.back().nodes, limits.soft_nodes);
+  EXPECT_EQ(soft.depth, iterations.back().depth);
+  EXPECT_EQ(soft.pv, iterations.back().pv);
+  EXPECT_EQ(soft.nodes, iterations.back().nodes);
+  // It repeats exactly, and the hard cap still cuts an iteration short.
+  Engine again(DefaultEngineConfig());
+  EXPECT_EQ(again.Search(Game(FromFen(fen)), limits).nodes, soft.nodes);
+  const uint64_t cap =
+      (iterations[iterations.size() - 2].nodes + soft.nodes) / 2;
+  limits.nodes = cap;
+  Engine capped(DefaultEngineConfig());
+  const SearchInfo cut = capped.Search(Game(FromFen(fen)), limits);
+  EXPECT_LE(cut.nodes, cap + 1);
+  EXPECT_EQ(cut.depth, soft.depth - 1);
 }
 
 TEST(SearchTest, MatedSideSeesNegativeMate) {

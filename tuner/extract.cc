@@ -17,6 +17,8 @@ void Drop(TrainingSink* out, const std::string& reason, int64_t n = 1) {
   out->Drop(reason, n);
 }
 
+}  // namespace
+
 bool ResultIsMeaningful(const GameRecord& g) {
   switch (g.termination()) {
     case GameRecord::TIME_FORFEIT:
@@ -35,8 +37,6 @@ float WhiteResult(GameRecord::Result r) {
          : r == GameRecord::BLACK_WINS ? 0.0f
                                        : 0.5f;
 }
-
-}  // namespace
 
 absl::Status ExtractFromLog(const std::string& log_path,
                             const ExtractOptions& options, TrainingSink* out) {

@@ -8,6 +8,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "arena/match_log.pb.h"
 #include "engine/engine_config.pb.h"
 #include "tuner/training_data.h"
 #include "tuner/tuning.pb.h"
@@ -23,6 +24,12 @@ struct ExtractOptions {
   // (TrainingPosition.player_sign), and games it did not play are dropped.
   std::string player;
 };
+
+// Whether a game's result says something about its positions: finished, and
+// not by a crash, a time forfeit or an illegal move.
+bool ResultIsMeaningful(const GameRecord& game);
+// 1 White won, 0.5 draw, 0 Black won (TrainingPosition.result).
+float WhiteResult(GameRecord::Result result);
 
 // Adds the positions of every finished game of the log to `out`, and counts
 // what was dropped and why.

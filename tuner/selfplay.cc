@@ -40,17 +40,28 @@ MatchConfig MatchConfigFor(const MatchRequest& r) {
   } else {
     *b->mutable_config() = r.second;
   }
-  for (PlayerConfig* p : {a, b}) p->mutable_time_control()->set_nodes(r.nodes);
-  c.mutable_time_control()->set_nodes(r.nodes);
+  TimeControl tc;
+  tc.set_nodes(r.nodes);
+  if (r.soft_nodes > 0) tc.set_soft_nodes(r.soft_nodes);
+  for (PlayerConfig* p : {a, b}) *p->mutable_time_control() = tc;
+  *c.mutable_time_control() = tc;
   c.set_games(r.games + r.games % 2);
   c.set_seed(r.seed);
   c.mutable_openings()->set_order(Openings::SHUFFLED);
+  if (r.random_plies > 0) {
+    c.mutable_openings()->set_random_plies(r.random_plies);
+    c.mutable_openings()->set_random_plies_per_game(r.random_plies_per_game);
+  }
   Adjudication* adj = c.mutable_adjudication();
-  adj->set_resign_score_cp(1000);
-  adj->set_resign_moves(4);
-  adj->set_draw_moves(8);
-  adj->set_draw_move_number(40);
-  adj->set_max_moves(200);
+  if (r.adjudication) {
+    *adj = *r.adjudication;
+  } else {
+    adj->set_resign_score_cp(1000);
+    adj->set_resign_moves(4);
+    adj->set_draw_moves(8);
+    adj->set_draw_move_number(40);
+    adj->set_max_moves(200);
+  }
   if (r.sprt) {
     c.mutable_sprt()->set_elo0(r.elo0);
     c.mutable_sprt()->set_elo1(r.elo1);

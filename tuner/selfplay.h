@@ -39,6 +39,12 @@ struct MatchRequest {
   std::string book_path;  // where `openings` came from: Slurm's shards read it
   int games = 2;
   int64_t nodes = 5000;
+  int64_t soft_nodes = 0;  // > 0: `nodes` is the hard cap (TimeControl)
+  int random_plies = 0;    // Openings.random_plies
+  bool random_plies_per_game = false;
+  // None: resign at 1000 cp for 4 moves, draw at 10 cp for 8 moves from move
+  // 40, 200 moves at most.
+  std::optional<Adjudication> adjudication;
   uint64_t seed = 1;
   int concurrency = 0;
   bool sprt = false;

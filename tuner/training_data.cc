@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <optional>
@@ -43,7 +44,31 @@ bool ParseResultToken(absl::string_view t, float* result) {
 
 // A position and its result from one line of text, or why the line is not
 // one.
+// bullet's text format: "FEN | score | result", both from White's side.
+absl::StatusOr<TrainingPosition> ParseBulletLine(absl::string_view line) {
+  const std::vector<absl::string_view> parts = absl::StrSplit(line, '|');
+  if (parts.size() != 3)
+    return absl::InvalidArgumentError("expected FEN | score | result");
+  int score;
+  if (!absl::SimpleAtoi(absl::StripAsciiWhitespace(parts[1]), &score) ||
+      std::abs(score) > 32000)
+    return absl::InvalidArgumentError(
+        "the score is not centipawns (an integer within +-32000)");
+  float result;
+  if (!ParseResultToken(parts[2], &result))
+    return absl::InvalidArgumentError("the result is not 1.0, 0.5 or 0.0");
+  absl::StatusOr<Position> pos =
+      Position::FromFen(absl::StripAsciiWhitespace(parts[0]));
+  if (!pos.ok()) return pos.status();
+  TrainingPosition tp;
+  tp.set_fen(pos->ToFen());
+  tp.set_result(result);
+  tp.set_score_cp(score);
+  return tp;
+}
+
 absl::StatusOr<TrainingPosition> ParseTextLine(absl::string_view line) {
+  if (absl::StrContains(line, '|')) return ParseBulletLine(line);
   std::vector<absl::string_view> fields =
       absl::StrSplit(line, ' ', absl::SkipWhitespace());
   if (fields.size() < 5)
@@ -226,13 +251,15 @@ absl::StatusOr<DatasetFormat> ParseDatasetFormat(absl::string_view name) {
   if (name == "data" || name == "proto") return DatasetFormat::kProto;
   if (name == "epd") return DatasetFormat::kEpd;
   if (name == "fen") return DatasetFormat::kFen;
-  return absl::InvalidArgumentError(
-      absl::StrCat("--format=", name, ": expected data (ours), epd or fen"));
+  if (name == "bullet") return DatasetFormat::kBullet;
+  return absl::InvalidArgumentError(absl::StrCat(
+      "--format=", name, ": expected data (ours), epd, fen or bullet"));
 }
 
 DatasetFormat DatasetFormatOf(absl::string_view path) {
   if (absl::EndsWith(path, ".epd")) return DatasetFormat::kEpd;
   if (absl::EndsWith(path, ".fen")) return DatasetFormat::kFen;
+  if (absl::EndsWith(path, ".txt")) return DatasetFormat::kBullet;
   return DatasetFormat::kProto;
 }
 
@@ -240,6 +267,9 @@ std::string FormatTextPosition(const TrainingPosition& p,
                                DatasetFormat format) {
   if (format == DatasetFormat::kFen)
     return absl::StrFormat("%s [%.1f]\n", p.fen(), p.result());
+  if (format == DatasetFormat::kBullet)
+    return absl::StrFormat("%s | %d | %.1f\n", p.fen(), p.score_cp(),
+                           p.result());
   const std::vector<absl::string_view> f = absl::StrSplit(p.fen(), ' ');
   if (f.size() != 6) return "";  // ToFen wrote it: never
   std::string line = absl::StrCat(absl::StrJoin(f.begin(), f.begin() + 4, " "),
@@ -392,6 +422,10 @@ absl::Status TrainingSetWriter::AddSource(absl::string_view source) {
 }
 
 absl::Status TrainingSetWriter::Add(TrainingPosition position) {
+  if (format_ == DatasetFormat::kBullet && !position.has_score_cp()) {
+    Drop("no_score_for_bullet_text", 1);
+    return absl::OkStatus();
+  }
   *chunk_.add_positions() = std::move(position);
   ++positions_;
   if (chunk_.positions_size() < kPositionsPerChunk) return absl::OkStatus();

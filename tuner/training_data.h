@@ -27,12 +27,15 @@ namespace chess {
 inline constexpr int kPositionsPerChunk = 4096;
 
 // How a training set is stored: our records (with the recorded search scores
-// and why positions were dropped), or a text format other Texel tuners read:
+// and why positions were dropped), or a text format other tuners read:
 // EPD, `FEN4 hmvc H; fmvn F; [ce C;] c9 "1-0";` (ce: the recorded score, from
-// the side to move), or `FEN [1.0]`.
-enum class DatasetFormat { kProto, kEpd, kFen };
+// the side to move), `FEN [1.0]`, or bullet's `FEN | score | result` (score
+// in centipawns and result 1.0/0.5/0.0, both from White's side; positions
+// without a score are not written in it, and counted).
+enum class DatasetFormat { kProto, kEpd, kFen, kBullet };
 absl::StatusOr<DatasetFormat> ParseDatasetFormat(absl::string_view name);
-// A path's format by its extension: .epd and .fen are text, the rest ours.
+// A path's format by its extension: .epd, .fen and .txt (bullet) are text,
+// the rest ours.
 DatasetFormat DatasetFormatOf(absl::string_view path);
 // One line of a text format, with its newline.
 std::string FormatTextPosition(const TrainingPosition& position,
@@ -97,9 +100,9 @@ class TrainingSetWriter : public TrainingSink {
 
 // Calls `visit` with each chunk of the set at `path`, in order, holding one
 // chunk at a time: our records, a set written whole by earlier versions, or a
-// text dataset (by the extension .epd or .fen, or by its content: malformed
-// lines are counted as dropped and the first ones reported to `report`, which
-// may be null).
+// text dataset (by the extension .epd, .fen or .txt, or by its content:
+// malformed lines are counted as dropped and the first ones reported to
+// `report`, which may be null).
 absl::Status ForEachTrainingChunk(
     const std::string& path,
     const std::function<absl::Status(const TrainingSet&)>& visit,

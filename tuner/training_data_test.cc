@@ -238,29 +238,69 @@ TEST(TextDatasetTest, PlainFenWithoutResultIsDropped) {
 // Text sets stream too: written and read chunk by chunk, the same positions.
 TEST(TextDatasetTest, LargeTextSetsRoundTripInChunks) {
   TrainingSet set;
-  for (int i = 0; i < kPositionsPerChunk + 3; ++i)
+  for (int i = 0; i < 2 * kPositionsPerChunk + 3; ++i)
     *set.add_positions() = MakePosition(i);
   for (const auto& [format, file] :
        {std::pair{DatasetFormat::kEpd, "big.epd"},
-        std::pair{DatasetFormat::kFen, "big.fen"}}) {
+        std::pair{DatasetFormat::kFen, "big.fen"},
+        std::pair{DatasetFormat::kBullet, "big.txt"}}) {
     SCOPED_TRACE(file);
     const std::string path = ::testing::TempDir() + file;
     ASSERT_TRUE(WriteTrainingSet(set, path, format).ok());
-    EXPECT_EQ(CountChunks(path), 2);
+    // bullet's format needs a score: the positions without one are counted.
+    const bool bullet = format == DatasetFormat::kBullet;
+    TrainingSet expected;
+    for (const TrainingPosition& p : set.positions())
+      if (!bullet || p.has_score_cp()) *expected.add_positions() = p;
+    EXPECT_EQ(CountChunks(path),
+              (expected.positions_size() + kPositionsPerChunk - 1) /
+                  kPositionsPerChunk);
     absl::StatusOr<TrainingSet> read = ReadTrainingSet(path);
     ASSERT_TRUE(read.ok()) << read.status();
-    ASSERT_EQ(read->positions_size(), set.positions_size());
-    for (int i = 0; i < set.positions_size(); i += 513) {
-      EXPECT_EQ(read->positions(i).fen(), set.positions(i).fen());
-      EXPECT_EQ(read->positions(i).result(), set.positions(i).result());
-      if (format == DatasetFormat::kEpd) {
-        EXPECT_EQ(read->positions(i).score_cp(), set.positions(i).score_cp());
+    ASSERT_EQ(read->positions_size(), expected.positions_size());
+    for (int i = 0; i < expected.positions_size(); i += 513) {
+      EXPECT_EQ(read->positions(i).fen(), expected.positions(i).fen());
+      EXPECT_EQ(read->positions(i).result(), expected.positions(i).result());
+      if (format != DatasetFormat::kFen) {
+        EXPECT_EQ(read->positions(i).score_cp(),
+                  expected.positions(i).score_cp());
       }
     }
   }
 }
 
+TEST(TextDatasetTest, BulletLinesAndTheirErrors) {
+  TrainingSet set;
+  TrainingSetSink sink(&set);
+  std::ostringstream report;
+  ASSERT_TRUE(
+      ParseTextDataset(
+          "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1 | 35 | "
+          "0.5\n"
+          "4k3/8/8/8/8/8/8/4K2R w K - 0 40 | -120 | 0.0\n"
+          "4k3/8/8/8/8/8/8/4K2R w K - 0 40 | 12cp | 0.0\n"
+          "4k3/8/8/8/8/8/8/4K2R w K - 0 40 | 12 | 0.3\n"
+          "4k3/8/8/8/8/8/8/4K2R w K - 0 40 | 12\n"
+          "4k3/8/8/8/8/8/8/4K9 w K - 0 40 | 12 | 1.0\n",
+          "data.txt", &sink, &report)
+          .ok());
+  ASSERT_EQ(set.positions_size(), 2);
+  EXPECT_EQ(set.positions(0).score_cp(), 35);  // White's side, as bullet's
+  EXPECT_EQ(set.positions(0).result(), 0.5f);
+  EXPECT_EQ(set.positions(1).score_cp(), -120);
+  EXPECT_EQ(set.positions(1).result(), 0.0f);
+  EXPECT_EQ(set.dropped().at("malformed_line"), 4);
+  EXPECT_THAT(report.str(), HasSubstr("data.txt:3: the score"));
+  EXPECT_THAT(report.str(), HasSubstr("data.txt:4: the result"));
+  EXPECT_THAT(report.str(), HasSubstr("data.txt:5: expected FEN | score"));
+  EXPECT_THAT(report.str(), HasSubstr("data.txt:6:"));
+  EXPECT_EQ(FormatTextPosition(set.positions(1), DatasetFormat::kBullet),
+            "4k3/8/8/8/8/8/8/4K2R w K - 0 40 | -120 | 0.0\n");
+}
+
 TEST(TextDatasetTest, FormatNames) {
+  EXPECT_EQ(*ParseDatasetFormat("bullet"), DatasetFormat::kBullet);
+  EXPECT_EQ(DatasetFormatOf("x/y.txt"), DatasetFormat::kBullet);
   EXPECT_EQ(*ParseDatasetFormat("epd"), DatasetFormat::kEpd);
   EXPECT_EQ(*ParseDatasetFormat("fen"), DatasetFormat::kFen);
   EXPECT_EQ(*ParseDatasetFormat("data"), DatasetFormat::kProto);

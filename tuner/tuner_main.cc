@@ -1,7 +1,11 @@
 // tuner: learns evaluation weights from arena games and tunes search constants.
 //
-//   tuner extract --out=DATA [--format=data|epd|fen] [--append] INPUT...
-//               arena logs (*.log), text datasets (*.epd, *.fen, ...)
+//   tuner datagen DATAGEN.textproto --output_dir=DIR [--out=DATA]
+//               positions from a player's games against itself, labelled
+//               with its own scores and the results (resumable)
+//   tuner extract --out=DATA [--format=data|epd|fen|bullet] [--append] INPUT...
+//               arena logs (*.log), datasets (ours, *.epd, *.fen, *.txt);
+//               converts between the formats
 //   tuner texel --data=DATA[,DATA] --start=CONFIG --out=CONFIG
 //               [--record=RUN.textproto]
 //   tuner net --data=DATA[,DATA] --start=CONFIG --out=CONFIG
@@ -9,7 +13,7 @@
 //               a network trained on top of CONFIG's linear evaluation
 //   tuner spsa SPSA.textproto --state=FILE --work_dir=DIR
 //   tuner loop LOOP.textproto --output_dir=DIR
-//     spsa and loop on Slurm: --slurm_shards=N [--slurm_cpus=C]
+//     datagen, spsa and loop on Slurm: --slurm_shards=N [--slurm_cpus=C]
 //     [--sbatch=OPT,...] (each match through sbatch) or [--srun] (inside an
 //     allocation: each match's shards as job steps)
 //   tuner report LOOP_DIR|TEXEL_RECORD|SPSA_STATE [--out=FILE.html]
@@ -45,6 +49,7 @@
 #include "common/textproto.h"
 #include "engine/config.h"
 #include "engine/movegen.h"
+#include "tuner/datagen.h"
 #include "tuner/extract.h"
 #include "tuner/loop.h"
 #include "tuner/network_training.h"
@@ -56,11 +61,12 @@
 
 ABSL_FLAG(std::string, out, "",
           "extract: dataset to write; texel/net: config to write; report: the "
-          "HTML file");
+          "HTML file; datagen: the dataset (default OUTPUT_DIR/data.bin; .txt: "
+          "bullet's text format)");
 ABSL_FLAG(std::string, format, "",
           "extract: data (ours: scores and drop counts kept), epd (FEN c9 "
-          "\"1-0\";) or fen (FEN [1.0]); default: by --out's extension "
-          "(.epd, .fen), else data");
+          "\"1-0\";), fen (FEN [1.0]) or bullet (FEN | score | result); "
+          "default: by --out's extension (.epd, .fen, .txt), else data");
 ABSL_FLAG(bool, append, false,
           "extract: add the positions at the end of --out (our format) "
           "instead of replacing it");
@@ -115,7 +121,8 @@ ABSL_FLAG(double, l2, chess::TexelSettings::default_instance().l2(),
           "texel: L2 pull towards the starting weights (per cp^2)");
 ABSL_FLAG(std::string, state, "", "spsa: checkpoint file");
 ABSL_FLAG(std::string, work_dir, "", "spsa: directory for game logs");
-ABSL_FLAG(std::string, output_dir, "", "loop: output directory");
+ABSL_FLAG(std::string, output_dir, "",
+          "loop, datagen: output directory (resumed when it holds a run)");
 ABSL_FLAG(int, positions, 1000000, "bench: positions");
 ABSL_FLAG(int, slurm_shards, 0,
           "spsa/loop: play each match as this many shards on Slurm (0: in "
@@ -616,6 +623,23 @@ int Loop(const std::vector<char*>& operands) {
   return chess::kExitOk;
 }
 
+int Datagen(const std::vector<char*>& operands) {
+  const absl::StatusOr<TuningRunArgs> run = TuningRunFrom("datagen", operands);
+  if (!run.ok()) return Fail(run.status());
+  auto config = chess::ReadTextProto<chess::DatagenConfig>(run->path);
+  if (!config.ok()) return Fail(config.status());
+  const std::string dir =
+      chess::CommandLinePath(absl::GetFlag(FLAGS_output_dir));
+  if (dir.empty())
+    return Fail(absl::InvalidArgumentError("datagen needs --output_dir"));
+  std::string data = chess::CommandLinePath(absl::GetFlag(FLAGS_out));
+  if (data.empty()) data = (fs::path(dir) / "data.bin").string();
+  auto report = chess::RunDatagen(*config, run->dir, dir, data, run->slurm);
+  if (!report.ok()) return Fail(report.status());
+  std::cout << chess::FormatDatagenReport(*report);
+  return chess::kExitOk;
+}
+
 }  // namespace
 
 // Each subcommand's operands and flags: a flag of another subcommand is an
@@ -646,6 +670,11 @@ const std::vector<chess::Subcommand>& Subcommands() {
        "LOOP.textproto --output_dir=DIR",
        {"output_dir", "slurm_shards", "slurm_cpus", "srun", "sbatch", "arena"},
        Loop},
+      {"datagen",
+       "DATAGEN.textproto --output_dir=DIR [--out=DATA]",
+       {"output_dir", "out", "slurm_shards", "slurm_cpus", "srun", "sbatch",
+        "arena"},
+       Datagen},
       {"report", "LOOP_DIR|TEXEL_RECORD|SPSA_STATE", {"out"}, Report},
       {"bench",
        "",
@@ -676,7 +705,8 @@ int main(int argc, char** argv) {
     }
   }
   absl::SetProgramUsageMessage(
-      "tuner extract|texel|net|spsa|loop|report|bench ... (see tuner_main.cc)");
+      "tuner datagen|extract|texel|net|spsa|loop|report|bench ... (see "
+      "tuner_main.cc)");
   std::vector<char*> args = absl::ParseCommandLine(argc, argv);
   ::signal(SIGPIPE, SIG_IGN);
   const std::string command = args.size() > 1 ? args[1] : "";
@@ -687,7 +717,8 @@ int main(int argc, char** argv) {
       [&](const chess::Subcommand& s) { return s.name == command; });
   if (sub == Subcommands().end()) {
     return Fail(absl::InvalidArgumentError(
-        "usage: tuner extract|texel|net|spsa|loop|report|bench (see --help)"));
+        "usage: tuner datagen|extract|texel|net|spsa|loop|report|bench (see "
+        "--help)"));
   }
   return sub->run(rest);
 }

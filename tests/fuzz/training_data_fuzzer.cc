@@ -1,7 +1,8 @@
-// Training data: text lines ("FEN [1.0]", EPD with c9), where each line is a
-// position with a result in [0, 1] or a reported, dropped line; and the same
-// bytes as a training-set file (record chunks, a set written whole, or text by
-// its content), which reads or fails with an error, never a crash.
+// Training data: text lines ("FEN [1.0]", EPD with c9, bullet's "FEN | score |
+// result"), where each line is a position with a result in [0, 1] or a
+// reported, dropped line; and the same bytes as a training-set file (record
+// chunks, a set written whole, or text by its content), which reads or fails
+// with an error, never a crash.
 #include <unistd.h>
 
 #include <cstddef>
