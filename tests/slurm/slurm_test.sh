@@ -3,7 +3,8 @@
 # node-limited match merges to the single-machine result; an SPRT over all shards stops
 # every shard; a shard requeued mid-run (killed and started again) loses nothing and plays
 # nothing twice; the tuner's SPSA iterations (through sbatch, and as srun job steps inside
-# an allocation) and its loop give on Slurm exactly what they give in process. Run by
+# an allocation), its loop and its data generation give on Slurm exactly what they give
+# in process. Run by
 # .ci/run as root. Where Slurm cannot start, it says why and is skipped (exit 0 with a
 # SKIPPED line), never passed silently.
 #   bash tests/slurm/slurm_test.sh [ARENA TUNER]
@@ -164,5 +165,27 @@ cmp -s "$WORK/loop-local.txt" "$WORK/loop-slurm.txt" ||
   fail "tuner loop on Slurm differs: $(diff "$WORK/loop-local.txt" "$WORK/loop-slurm.txt")"
 echo "tuner: spsa through sbatch and srun, and loop, on Slurm = in process"
 
+# 5. Data generation sharded on Slurm: the same positions as in process.
+cat >"$WORK/datagen.textproto" <<CONFIG
+player { name: "simplified" config_file: "$ROOT/configs/engines/simplified.textproto"
+         overrides { search { hash_mb: 1 } } }
+games: 8
+soft_nodes: 500
+random_plies: 8
+concurrency: 1
+seed: 6
+filters { keep_duplicates: true }
+CONFIG
+"$TUNER" datagen "$WORK/datagen.textproto" --output_dir="$WORK/datagen-local" \
+    --out="$WORK/datagen-local.txt" >/dev/null 2>&1 || fail "tuner datagen in process failed"
+"$TUNER" datagen "$WORK/datagen.textproto" --output_dir="$WORK/datagen-slurm" --slurm_shards=2 \
+    --arena="$ARENA" --out="$WORK/datagen-slurm.txt" >"$WORK/datagen-slurm.log" 2>&1 ||
+  fail "tuner datagen on Slurm failed: $(tail -3 "$WORK/datagen-slurm.log")"
+[[ -s "$WORK/datagen-slurm/games/shard-1/games.log" ]] || fail "datagen shard 1 played nothing"
+[[ -s "$WORK/datagen-local.txt" ]] || fail "datagen in process wrote no positions"
+cmp -s <(sort "$WORK/datagen-local.txt") <(sort "$WORK/datagen-slurm.txt") ||
+  fail "datagen on Slurm differs from in process"
+echo "datagen: $(wc -l <"$WORK/datagen-slurm.txt") positions on 2 Slurm shards = in process"
+
 if ((failures)); then echo "$failures failure(s)"; exit 1; fi
-echo "slurm_test: PASS (matches, SPRT, requeue and the tuner through sbatch and srun on a local cluster)"
+echo "slurm_test: PASS (matches, SPRT, requeue, the tuner and datagen through sbatch and srun on a local cluster)"
