@@ -1,6 +1,7 @@
 #include "tuner/datagen.h"
 
 #include <filesystem>
+#include <functional>
 #include <set>
 #include <string>
 
@@ -178,31 +179,29 @@ TEST(DatagenTest, PlaysFromRandomPliesAndResumesWithoutPlayingAgain) {
   EXPECT_EQ(text->positions(0).score_cp(), set->positions(0).score_cp());
 }
 
-TEST(DatagenTest, BadConfigsNameTheField) {
+// The error of a run of SmallRun() changed by `edit`: each bad value is
+// refused before anything is played, naming its field.
+std::string ErrorOf(const std::function<void(DatagenConfig*)>& edit) {
   DatagenConfig config = SmallRun();
-  config.clear_player();
-  EXPECT_THAT(RunDatagen(config, ".", ::testing::TempDir() + "bad", "x.bin")
-                  .status()
-                  .message(),
+  edit(&config);
+  const absl::Status s =
+      RunDatagen(config, ".", ::testing::TempDir() + "bad", "x.bin").status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+  return std::string(s.message());
+}
+
+TEST(DatagenTest, BadConfigsNameTheField) {
+  EXPECT_THAT(ErrorOf([](DatagenConfig* c) { c->clear_player(); }),
               HasSubstr("player: set config"));
-  config = SmallRun();
-  config.set_hard_nodes(10);
-  EXPECT_THAT(RunDatagen(config, ".", ::testing::TempDir() + "bad", "x.bin")
-                  .status()
-                  .message(),
+  EXPECT_THAT(ErrorOf([](DatagenConfig* c) { c->set_hard_nodes(10); }),
               HasSubstr("hard_nodes"));
-  config = SmallRun();
-  config.set_random_plies(41);
-  EXPECT_EQ(RunDatagen(config, ".", ::testing::TempDir() + "bad", "x.bin")
-                .status()
-                .code(),
-            absl::StatusCode::kInvalidArgument);
-  config = SmallRun();
-  config.mutable_player()->set_config_file("no/such.textproto");
-  EXPECT_THAT(RunDatagen(config, ".", ::testing::TempDir() + "bad", "x.bin")
-                  .status()
-                  .message(),
+  EXPECT_THAT(ErrorOf([](DatagenConfig* c) { c->set_random_plies(41); }),
+              HasSubstr("random_plies"));
+  EXPECT_THAT(ErrorOf([](DatagenConfig* c) {
+                c->mutable_player()->set_config_file("no/such.textproto");
+              }),
               HasSubstr("player.config_file"));
+  EXPECT_FALSE(std::filesystem::exists(::testing::TempDir() + "bad/games"));
 }
 
 }  // namespace

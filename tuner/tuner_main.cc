@@ -608,33 +608,44 @@ int Spsa(const std::vector<char*>& operands) {
   return chess::kExitOk;
 }
 
-int Loop(const std::vector<char*>& operands) {
-  const absl::StatusOr<TuningRunArgs> run = TuningRunFrom("loop", operands);
-  if (!run.ok()) return Fail(run.status());
-  auto config = chess::ReadTextProto<chess::LoopConfig>(run->path);
-  if (!config.ok()) return Fail(config.status());
-  const std::string out =
+// The config of `tuner COMMAND CONFIG --output_dir=DIR`, read as `Config`.
+template <typename Config>
+struct OutputRun {
+  TuningRunArgs args;
+  Config config;
+  std::string output_dir;
+};
+template <typename Config>
+absl::StatusOr<OutputRun<Config>> OutputRunFrom(
+    const std::string& command, const std::vector<char*>& operands) {
+  absl::StatusOr<TuningRunArgs> args = TuningRunFrom(command, operands);
+  if (!args.ok()) return args.status();
+  absl::StatusOr<Config> config = chess::ReadTextProto<Config>(args->path);
+  if (!config.ok()) return config.status();
+  const std::string dir =
       chess::CommandLinePath(absl::GetFlag(FLAGS_output_dir));
-  if (out.empty())
-    return Fail(absl::InvalidArgumentError("loop needs --output_dir"));
-  auto report = chess::RunLoop(*config, run->dir, out, std::cerr, run->slurm);
+  if (dir.empty())
+    return absl::InvalidArgumentError(command + " needs --output_dir");
+  return OutputRun<Config>{*std::move(args), *std::move(config), dir};
+}
+
+int Loop(const std::vector<char*>& operands) {
+  const auto run = OutputRunFrom<chess::LoopConfig>("loop", operands);
+  if (!run.ok()) return Fail(run.status());
+  auto report = chess::RunLoop(run->config, run->args.dir, run->output_dir,
+                               std::cerr, run->args.slurm);
   if (!report.ok()) return Fail(report.status());
   std::cout << chess::FormatLoopReport(*report);
   return chess::kExitOk;
 }
 
 int Datagen(const std::vector<char*>& operands) {
-  const absl::StatusOr<TuningRunArgs> run = TuningRunFrom("datagen", operands);
+  const auto run = OutputRunFrom<chess::DatagenConfig>("datagen", operands);
   if (!run.ok()) return Fail(run.status());
-  auto config = chess::ReadTextProto<chess::DatagenConfig>(run->path);
-  if (!config.ok()) return Fail(config.status());
-  const std::string dir =
-      chess::CommandLinePath(absl::GetFlag(FLAGS_output_dir));
-  if (dir.empty())
-    return Fail(absl::InvalidArgumentError("datagen needs --output_dir"));
   std::string data = chess::CommandLinePath(absl::GetFlag(FLAGS_out));
-  if (data.empty()) data = (fs::path(dir) / "data.bin").string();
-  auto report = chess::RunDatagen(*config, run->dir, dir, data, run->slurm);
+  if (data.empty()) data = (fs::path(run->output_dir) / "data.bin").string();
+  auto report = chess::RunDatagen(run->config, run->args.dir, run->output_dir,
+                                  data, run->args.slurm);
   if (!report.ok()) return Fail(report.status());
   std::cout << chess::FormatDatagenReport(*report);
   return chess::kExitOk;
