@@ -7,6 +7,7 @@
 #include <random>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 
 namespace chess {
 namespace {
@@ -133,6 +134,38 @@ void NetworkSamples::Add(const Position& pos, const Evaluator& linear,
           : position.result();
   const bool white_to_move = pos.side_to_move() == kWhite;
   Add(pos, linear.Evaluate(pos), float(white_to_move ? white : 1 - white));
+}
+
+std::vector<std::string> NetworkProvenance(
+    const std::vector<DatasetProvenance>& datasets,
+    const NetworkSettings& settings, const std::string& start_path,
+    const NetworkParams* start) {
+  std::vector<std::string> lines;
+  for (const DatasetProvenance& d : datasets) {
+    if (d.sources.empty()) {
+      lines.push_back(absl::StrCat("data: ", d.path, " (it names no source)"));
+    }
+    for (const std::string& source : d.sources)
+      lines.push_back(absl::StrCat("data: ", d.path, ": ", source));
+  }
+  lines.push_back(absl::StrFormat(
+      "settings: hidden %d, %d epochs, learning rate %g, batch %d, seed %d, "
+      "k %g, result weight %g",
+      settings.hidden_size(), settings.epochs(), settings.learning_rate(),
+      settings.batch_size(), settings.seed(), settings.k(),
+      settings.result_weight()));
+  if (start == nullptr) {
+    lines.push_back(absl::StrCat("start: random weights (seed ",
+                                 settings.seed(), ") on top of ", start_path,
+                                 "'s linear evaluation"));
+    return lines;
+  }
+  lines.push_back(absl::StrCat("start: the network of ", start_path));
+  if (start->provenance().empty())
+    lines.push_back("  (it records no provenance)");
+  for (const std::string& line : start->provenance())
+    lines.push_back(absl::StrCat("  ", line));
+  return lines;
 }
 
 absl::Status ValidateNetworkSettings(const NetworkSettings& s) {

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -61,6 +62,20 @@ struct NetworkTraining {
 // Whether TrainNetwork can train with `settings` a network the engine can
 // load; the error names the field.
 absl::Status ValidateNetworkSettings(const NetworkSettings& settings);
+
+// A data set a network is trained on, and the sources its chunks name.
+struct DatasetProvenance {
+  std::string path;
+  std::vector<std::string> sources;
+};
+
+// The provenance lines of a network trained on `datasets` with `settings`
+// from `start` (the start config's network when training goes on from it,
+// else null: seeded random weights); `start_path` names the start config.
+std::vector<std::string> NetworkProvenance(
+    const std::vector<DatasetProvenance>& datasets,
+    const NetworkSettings& settings, const std::string& start_path,
+    const NetworkParams* start);
 
 // Trains a network from a seeded random start (output weights zero, so that
 // it starts as the linear evaluation), or from `initial` when given (one that

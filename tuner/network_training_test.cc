@@ -1,5 +1,8 @@
 #include "tuner/network_training.h"
 
+#include <string>
+#include <vector>
+
 #include "common/textproto.h"
 #include "engine/test_util.h"
 #include "gtest/gtest.h"
@@ -158,6 +161,37 @@ TEST(NetworkTrainingTest, TargetsAreTheSideToMoves) {
 
 // Settings that would train a network the engine refuses, or that cannot
 // train at all, are refused before any data is read, naming the field.
+TEST(NetworkTrainingTest, ProvenanceNamesDataSettingsAndStart) {
+  NetworkSettings settings;
+  settings.set_result_weight(0.3);
+  const std::vector<DatasetProvenance> data = {
+      {"gen1.bin", {"datagen: self-play of \"tuned\"; labels: its own"}},
+      {"old.epd", {}}};
+  const std::vector<std::string> fresh =
+      NetworkProvenance(data, settings, "tuned.textproto", nullptr);
+  ASSERT_EQ(fresh.size(), 4u);
+  EXPECT_EQ(fresh[0],
+            "data: gen1.bin: datagen: self-play of \"tuned\"; labels: its own");
+  EXPECT_EQ(fresh[1], "data: old.epd (it names no source)");
+  EXPECT_EQ(fresh[2].rfind("settings: hidden 64, 20 epochs", 0), 0u);
+  EXPECT_NE(fresh[2].find("result weight 0.3"), std::string::npos);
+  EXPECT_EQ(fresh[3],
+            "start: random weights (seed 1) on top of tuned.textproto's "
+            "linear evaluation");
+  // Going on from a network: its lines follow, indented.
+  NetworkParams start;
+  for (const std::string& line : fresh) start.add_provenance(line);
+  const std::vector<std::string> more =
+      NetworkProvenance({data[0]}, settings, "gen1.textproto", &start);
+  ASSERT_EQ(more.size(), 3u + fresh.size());
+  EXPECT_EQ(more[2], "start: the network of gen1.textproto");
+  EXPECT_EQ(more[3], "  " + fresh[0]);
+  EXPECT_EQ(
+      NetworkProvenance({}, settings, "x", &NetworkParams::default_instance())
+          .back(),
+      "  (it records no provenance)");
+}
+
 TEST(NetworkTrainingTest, RefusesSettingsItCannotTrainWith) {
   EXPECT_TRUE(ValidateNetworkSettings(SmallSettings()).ok());
   auto refused = [](void (*change)(NetworkSettings&), const char* field) {

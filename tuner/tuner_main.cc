@@ -227,16 +227,30 @@ absl::StatusOr<FitPaths> FitPathsFromFlags(absl::string_view command) {
 // The positions of the datasets at `paths`, each set streamed in chunk by
 // chunk, so that only what the visitor keeps stays in memory. The first pass
 // reports a text dataset's malformed lines (skipped) on stderr, as extract
-// does.
-chess::PositionSource DatasetPositions(std::vector<std::string> paths) {
+// does; it also gives each set's sources to `provenance` when that is set.
+chess::PositionSource DatasetPositions(
+    std::vector<std::string> paths,
+    std::vector<chess::DatasetProvenance>* provenance = nullptr) {
   auto first_pass = std::make_shared<bool>(true);
-  return [paths, first_pass](const chess::PositionVisitor& visit) {
-    std::ostream* report = *first_pass ? &std::cerr : nullptr;
+  return [paths, first_pass, provenance](const chess::PositionVisitor& visit) {
+    const bool first = *first_pass;
+    std::ostream* report = first ? &std::cerr : nullptr;
     *first_pass = false;
     for (const std::string& path : paths) {
+      chess::DatasetProvenance* sources = nullptr;
+      if (first && provenance != nullptr) {
+        provenance->push_back({path, {}});
+        sources = &provenance->back();
+      }
       absl::Status s = chess::ForEachTrainingChunk(
           path,
           [&](const chess::TrainingSet& chunk) {
+            for (const std::string& source : chunk.sources()) {
+              if (sources != nullptr &&
+                  std::find(sources->sources.begin(), sources->sources.end(),
+                            source) == sources->sources.end())
+                sources->sources.push_back(source);
+            }
             for (const chess::TrainingPosition& p : chunk.positions()) {
               if (absl::Status s = visit(p); !s.ok())
                 return absl::Status(s.code(),
@@ -261,15 +275,16 @@ std::vector<std::string> DatasetPaths(const std::string& flag) {
 // The positions of `paths` as the network sees them, on top of `linear`.
 absl::StatusOr<chess::NetworkSamples> NetworkSamplesOf(
     const std::vector<std::string>& paths, const chess::Evaluator& linear,
-    const chess::NetworkSettings& settings) {
+    const chess::NetworkSettings& settings,
+    std::vector<chess::DatasetProvenance>* provenance = nullptr) {
   chess::NetworkSamples samples;
-  absl::Status s = DatasetPositions(paths)(
-      [&](const chess::TrainingPosition& p) -> absl::Status {
-        absl::StatusOr<chess::Position> pos = chess::Position::FromFen(p.fen());
-        if (!pos.ok()) return pos.status();
-        samples.Add(*pos, linear, p, settings.result_weight(), settings.k());
-        return absl::OkStatus();
-      });
+  absl::Status s = DatasetPositions(
+      paths, provenance)([&](const chess::TrainingPosition& p) -> absl::Status {
+    absl::StatusOr<chess::Position> pos = chess::Position::FromFen(p.fen());
+    if (!pos.ok()) return pos.status();
+    samples.Add(*pos, linear, p, settings.result_weight(), settings.k());
+    return absl::OkStatus();
+  });
   if (!s.ok()) return s;
   if (samples.size() == 0) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -320,8 +335,9 @@ int Net() {
   }
   // Configs are validated when loaded, so their weights convert.
   const chess::Evaluator linear(*chess::EvalWeights::FromProto(start.eval()));
+  std::vector<chess::DatasetProvenance> datasets;
   auto train = NetworkSamplesOf(DatasetPaths(absl::GetFlag(FLAGS_data)), linear,
-                                settings);
+                                settings, &datasets);
   if (!train.ok()) return Fail(train.status());
   std::vector<std::pair<std::string, chess::NetworkSamples>> held_out;
   for (const std::string& path : DatasetPaths(absl::GetFlag(FLAGS_valid))) {
@@ -386,7 +402,12 @@ int Net() {
                      "weights smaller")));
   }
   chess::EngineConfig config = start;
-  *config.mutable_eval()->mutable_network() = trained.params;
+  chess::NetworkParams* network = config.mutable_eval()->mutable_network();
+  *network = trained.params;
+  network->clear_provenance();
+  for (std::string& line : chess::NetworkProvenance(
+           datasets, settings, absl::GetFlag(FLAGS_start), initial))
+    network->add_provenance(std::move(line));
   config.set_name(fs::path(out).stem().string());
   if (auto s = chess::WriteTextProto(
           config, out,

@@ -48,6 +48,13 @@ settings 32 1 false
 "$TUNER" net --data=data.epd --start="$DEFAULT" --out=fresh.textproto \
   --settings=settings.textproto >fresh.txt 2>&1 || fail "a fresh 32-unit network: $(tail -2 fresh.txt)"
 grep -q "^start network" fresh.txt && fail "a fresh network reported a start network"
+# Each network says what trained it; one that goes on from another keeps its lines.
+grep -q 'provenance: "data: data.epd: ' fresh.textproto ||
+  fail "no data in the provenance: $(grep provenance fresh.textproto)"
+grep -q 'provenance: "start: random weights (seed ' fresh.textproto ||
+  fail "no start in the provenance: $(grep provenance fresh.textproto)"
+grep -q 'provenance: "start: the network of ' more.textproto ||
+  fail "a continued network does not name its start: $(grep provenance more.textproto)"
 
 refused() {  # START NEEDLE
   "$TUNER" net --data=data.epd --start="$1" --out=refused.textproto \
