@@ -21,6 +21,7 @@
 #include "common/files.h"
 #include "common/record_io.h"
 #include "engine/position.h"
+#include "tuner/packed_position.h"
 
 namespace chess {
 namespace {
@@ -245,6 +246,35 @@ absl::Status ForEachLegacyChunk(
   return visit(set);
 }
 
+// Stores a chunk's positions in 32 bytes each when every one of them packs
+// (so that their order stays), else leaves them messages.
+void PackPositions(TrainingSet* chunk) {
+  std::string packed;
+  packed.reserve(chunk->positions_size() * kPackedPositionBytes);
+  for (const TrainingPosition& p : chunk->positions()) {
+    std::optional<std::string> bytes = PackPosition(p);
+    if (!bytes) return;
+    packed += *bytes;
+  }
+  chunk->clear_positions();
+  chunk->set_packed_positions(std::move(packed));
+}
+
+// The packed positions of a chunk, after its messages, as messages.
+absl::Status UnpackPositions(TrainingSet* chunk) {
+  const std::string& packed = chunk->packed_positions();
+  if (packed.size() % kPackedPositionBytes != 0)
+    return absl::DataLossError("packed positions of a partial size");
+  for (size_t at = 0; at < packed.size(); at += kPackedPositionBytes) {
+    absl::StatusOr<TrainingPosition> p = UnpackPosition(
+        absl::string_view(packed).substr(at, kPackedPositionBytes));
+    if (!p.ok()) return p.status();
+    *chunk->add_positions() = *std::move(p);
+  }
+  chunk->clear_packed_positions();
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<DatasetFormat> ParseDatasetFormat(absl::string_view name) {
@@ -444,6 +474,7 @@ absl::Status TrainingSetWriter::Flush() {
     return output_->Write(text);
   }
   if (chunk_.ByteSizeLong() == 0) return absl::OkStatus();
+  PackPositions(&chunk_);
   std::string payload;
   if (!chunk_.SerializeToString(&payload)) {
     return absl::InternalError(
@@ -479,6 +510,10 @@ absl::Status ForEachTrainingChunk(
     if (!chunk.ParseFromString(payload)) {
       return absl::DataLossError(
           absl::StrCat(path, ": chunk ", index, " is not a training set"));
+    }
+    if (absl::Status s = UnpackPositions(&chunk); !s.ok()) {
+      return absl::DataLossError(
+          absl::StrCat(path, ": chunk ", index, ": ", s.message()));
     }
     if (absl::Status s = visit(chunk); !s.ok()) return s;
   }

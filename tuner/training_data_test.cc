@@ -67,6 +67,24 @@ TEST(TrainingDataTest, WrittenInChunksReadBackTheSame) {
   }
   EXPECT_THAT(set->sources(), ::testing::ElementsAre("a.log"));
   EXPECT_EQ(set->dropped().at("in_check"), 2 * (1 + (n - 1) / 1000));
+  // Stored packed: 32 bytes a position and a little for the chunks.
+  EXPECT_LT(std::filesystem::file_size(path), size_t(34) * n);
+}
+
+// A chunk with a position the packed form cannot hold keeps them all as
+// messages, in order.
+TEST(TrainingDataTest, AChunkThatCannotBePackedStaysInOrder) {
+  const std::string path = ::testing::TempDir() + "/unpacked.data";
+  TrainingSet set;
+  for (int i = 0; i < 10; ++i) *set.add_positions() = MakePosition(i);
+  set.mutable_positions(4)->set_player_sign(1);
+  ASSERT_TRUE(WriteTrainingSet(set, path).ok());
+  absl::StatusOr<TrainingSet> read = ReadTrainingSet(path);
+  ASSERT_TRUE(read.ok()) << read.status();
+  ASSERT_EQ(read->positions_size(), 10);
+  for (int i = 0; i < 10; ++i)
+    EXPECT_EQ(read->positions(i).SerializeAsString(),
+              set.positions(i).SerializeAsString());
 }
 
 // `tuner extract --out=/dev/null` (a dry run) writes into the device and
