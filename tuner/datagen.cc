@@ -33,6 +33,9 @@ absl::Status Validate(const DatagenConfig& c) {
   const PlayerConfig& p = c.player();
   if (!p.has_config() && !p.has_config_file() && !p.has_external())
     return Invalid("player", "set config, config_file or external");
+  if (p.has_external() &&
+      (p.external().argv().empty() || p.external().argv(0).empty()))
+    return Invalid("player.external.argv", "names no program");
   if (c.games() < 1) return Invalid("games", "must be at least 1");
   if (c.soft_nodes() < 1) return Invalid("soft_nodes", "must be at least 1");
   if (c.hard_nodes() < 0 ||
@@ -41,8 +44,8 @@ absl::Status Validate(const DatagenConfig& c) {
                    "must be 0 (10 x soft_nodes) or >= soft_nodes");
   if (c.random_plies() < 0 || c.random_plies() > 40)
     return Invalid("random_plies", "must be 0..40");
-  if (c.concurrency() < 0)
-    return Invalid("concurrency", "must not be negative");
+  if (c.concurrency() < 0 || c.concurrency() > 1024)
+    return Invalid("concurrency", "must be 0 (one per core) to 1024");
   if (c.filters().max_opening_score_cp() < 0 || c.filters().skip_plies() < 0)
     return Invalid("filters", "values must not be negative");
   return absl::OkStatus();

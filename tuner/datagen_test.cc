@@ -201,6 +201,14 @@ TEST(DatagenTest, BadConfigsNameTheField) {
                 c->mutable_player()->set_config_file("no/such.textproto");
               }),
               HasSubstr("player.config_file"));
+  EXPECT_THAT(ErrorOf([](DatagenConfig* c) {
+                c->mutable_player()->mutable_external();
+              }),
+              HasSubstr("player.external.argv"));
+  EXPECT_THAT(ErrorOf([](DatagenConfig* c) {
+                c->mutable_adjudication()->set_resign_moves(-1);
+              }),
+              HasSubstr("adjudication"));
   EXPECT_FALSE(std::filesystem::exists(::testing::TempDir() + "bad/games"));
 }
 

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "arena/match_outputs.h"
+#include "arena/match_setup.h"
 #include "arena/merge.h"
 #include "arena/schedule.h"
 #include "arena/slurm.h"
@@ -144,6 +145,9 @@ absl::StatusOr<MatchSummary> PlayOnSlurm(const MatchRequest& r) {
 }  // namespace
 
 absl::StatusOr<MatchSummary> PlayMatch(const MatchRequest& r) {
+  // What the arena checks of any match, before anything is played: the
+  // request's players, limits and adjudication come from a user's config.
+  if (absl::Status s = ValidateMatchShape(MatchConfigFor(r)); !s.ok()) return s;
   absl::StatusOr<MatchSummary> summary =
       r.slurm.shards > 0 ? PlayOnSlurm(r) : PlayInProcess(r);
   // The cause's code stays, so that the tuner exits as the arena would have.

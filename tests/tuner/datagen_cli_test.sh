@@ -33,12 +33,12 @@ grep -q "positions per core hour" whole.txt || fail "no cost line: $(cat whole.t
 # Killed once at least one game is in the log, then started again.
 "$TUNER" datagen gen.textproto --output_dir=killed >/dev/null 2>&1 &
 pid=$!
-# The log's first record is its header; a game adds about a kilobyte.
-header=0
+# The log starts with a file header and the match's header record (a few
+# kilobytes: both players' configs); a game adds about 2.5 kilobytes. 12
+# kilobytes are a few games, a tenth of the run.
 for _ in $(seq 1 2000); do
   size=$(stat -c %s killed/games/games.log 2>/dev/null || echo 0)
-  (( header == 0 )) && header=$size
-  (( header > 0 && size > header + 1000 )) && break
+  (( size > 12000 )) && break
   kill -0 "$pid" 2>/dev/null || break
   sleep 0.01
 done
