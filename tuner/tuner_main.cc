@@ -124,19 +124,23 @@ ABSL_FLAG(std::string, work_dir, "", "spsa: directory for game logs");
 ABSL_FLAG(std::string, output_dir, "",
           "loop, datagen: output directory (resumed when it holds a run)");
 ABSL_FLAG(int, positions, 1000000, "bench: positions");
-ABSL_FLAG(int, slurm_shards, 0,
-          "spsa/loop: play each match as this many shards on Slurm (0: in "
-          "this process)");
-ABSL_FLAG(int, slurm_cpus, 1, "spsa/loop: CPUs (games at once) per shard");
+ABSL_FLAG(
+    int, slurm_shards, 0,
+    "spsa, loop, datagen: play each match as this many shards on Slurm (0: in "
+    "this process)");
+ABSL_FLAG(int, slurm_cpus, 1,
+          "spsa, loop, datagen: CPUs (games at once) per shard");
 ABSL_FLAG(bool, srun, false,
-          "spsa/loop: inside an allocation (salloc/sbatch), start the shards "
+          "spsa, loop, datagen: inside an allocation (salloc/sbatch), start "
+          "the shards "
           "as job steps with srun instead of submitting each match with "
           "sbatch");
 ABSL_FLAG(std::vector<std::string>, sbatch, {},
-          "spsa/loop: extra sbatch options, comma-separated");
-ABSL_FLAG(std::string, arena, "",
-          "spsa/loop: the arena binary that plays the shards (default: the "
-          "one built beside this tuner, else arena from PATH)");
+          "spsa, loop, datagen: extra sbatch options, comma-separated");
+ABSL_FLAG(
+    std::string, arena, "",
+    "spsa, loop, datagen: the arena binary that plays the shards (default: the "
+    "one built beside this tuner, else arena from PATH)");
 
 namespace {
 
