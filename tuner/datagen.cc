@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <thread>
@@ -11,7 +12,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "arena/match_outputs.h"
+#include "arena/log_reader.h"
 #include "arena/match_setup.h"
 #include "arena/openings.h"
 #include "common/files.h"
@@ -76,6 +77,71 @@ std::string Provenance(const DatagenConfig& c, const std::string& log_path) {
       c.soft_nodes(), ", random plies ", c.random_plies(), ", seed ", c.seed(),
       "; labels: its own search scores and the game results; games: ",
       log_path);
+}
+
+// Calls `visit` with each valid game of a match log, a batch at a time as
+// ScanLogFile reads them (a long run's log is never held whole), until one
+// call fails. A damaged or empty log is an error, as ReadMatchLog says.
+absl::Status ForEachLoggedGame(
+    const std::string& path,
+    const std::function<absl::Status(const GameRecord&)>& visit) {
+  absl::Status failed;
+  absl::StatusOr<LogScan> scan = ScanLogFile(
+      path, [&](const LogScan&, absl::Span<const GameRecord* const> games) {
+        for (const GameRecord* g : games) {
+          if (!failed.ok()) return;
+          failed = visit(*g);
+        }
+      });
+  if (!scan.ok()) return scan.status();
+  if (!failed.ok()) return failed;
+  if (scan->empty())
+    return absl::InvalidArgumentError(absl::StrCat(path, ": empty log"));
+  if (!scan->damage.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        path, ": damaged records (see arena summary): ", scan->damage.front()));
+  }
+  return absl::OkStatus();
+}
+
+// The match of the run: `player` against itself, each game from its own
+// random plies, its searches at the config's node limits; `openings` holds the
+// book (empty without one).
+absl::StatusOr<MatchRequest> DatagenMatch(const DatagenConfig& config,
+                                          const PlayerConfig& player,
+                                          const std::string& config_dir,
+                                          const std::string& output_dir,
+                                          const SlurmOptions& slurm,
+                                          std::vector<Opening>* openings) {
+  MatchRequest r;
+  if (player.has_external()) {
+    r.first_external = r.second_external = player.external();
+  } else {
+    r.first = r.second = player.config();
+  }
+  r.first_name = player.name() + "-1";
+  r.second_name = player.name() + "-2";
+  if (!config.book().empty()) {
+    r.book_path = ResolvePath(config_dir, config.book());
+    absl::StatusOr<std::vector<Opening>> book =
+        LoadBook(r.book_path, /*max_plies=*/0);
+    if (!book.ok()) return Invalid("book", book.status().message());
+    *openings = *std::move(book);
+    r.openings = openings;
+  }
+  r.games = config.games();
+  r.soft_nodes = config.soft_nodes();
+  r.nodes =
+      config.hard_nodes() > 0 ? config.hard_nodes() : 10 * config.soft_nodes();
+  r.random_plies = config.random_plies();
+  // Both games of a pair of one engine against itself would be one game.
+  r.random_plies_per_game = true;
+  if (config.has_adjudication()) r.adjudication = config.adjudication();
+  r.seed = config.seed();
+  r.concurrency = config.concurrency();
+  r.output_dir = (fs::path(output_dir) / "games").string();
+  r.slurm = slurm;
+  return r;
 }
 
 }  // namespace
@@ -150,43 +216,21 @@ absl::StatusOr<DatagenReport> RunDatagen(const DatagenConfig& config,
   if (absl::Status s = ResolvePlayer(&player, config_dir, "player"); !s.ok())
     return s;
 
-  MatchRequest r;
-  if (player.has_external()) {
-    r.first_external = r.second_external = player.external();
-  } else {
-    r.first = r.second = player.config();
-  }
-  r.first_name = player.name() + "-1";
-  r.second_name = player.name() + "-2";
   std::vector<Opening> openings;
-  if (!config.book().empty()) {
-    r.book_path = ResolvePath(config_dir, config.book());
-    absl::StatusOr<std::vector<Opening>> book =
-        LoadBook(r.book_path, /*max_plies=*/0);
-    if (!book.ok()) return Invalid("book", book.status().message());
-    openings = *std::move(book);
-    r.openings = &openings;
-  }
-  r.games = config.games();
-  r.soft_nodes = config.soft_nodes();
-  r.nodes =
-      config.hard_nodes() > 0 ? config.hard_nodes() : 10 * config.soft_nodes();
-  r.random_plies = config.random_plies();
-  // Both games of a pair of one engine against itself would be one game.
-  r.random_plies_per_game = true;
-  if (config.has_adjudication()) r.adjudication = config.adjudication();
-  r.seed = config.seed();
-  r.concurrency = config.concurrency();
-  r.output_dir = (fs::path(output_dir) / "games").string();
-  r.slurm = slurm;
+  absl::StatusOr<MatchRequest> request =
+      DatagenMatch(config, player, config_dir, output_dir, slurm, &openings);
+  if (!request.ok()) return request.status();
+  const MatchRequest& r = *request;
 
   // The games already played: this run's cost is measured on the others.
   const std::string log_path = PlayedLogPath(r);
   absl::flat_hash_set<int64_t> earlier;
   if (fs::exists(log_path)) {
-    absl::StatusOr<MatchLog> before = ReadMatchLog(log_path);
-    if (before.ok())
-      for (const GameRecord& g : before->games) earlier.insert(g.index());
+    // A log that cannot be read is the match's to report.
+    (void)ForEachLoggedGame(log_path, [&](const GameRecord& g) {
+      earlier.insert(g.index());
+      return absl::OkStatus();
+    });
   }
   const Stopwatch clock;
   absl::StatusOr<MatchSummary> summary = PlayMatch(r);
@@ -199,8 +243,6 @@ absl::StatusOr<DatagenReport> RunDatagen(const DatagenConfig& config,
                      : int(std::max(1u, std::thread::hardware_concurrency()));
   report.data_path = data_path;
 
-  absl::StatusOr<MatchLog> log = ReadMatchLog(log_path);
-  if (!log.ok()) return log.status();
   absl::StatusOr<std::unique_ptr<TrainingSetWriter>> writer =
       TrainingSetWriter::Create(data_path, DatasetFormatOf(data_path));
   if (!writer.ok()) return writer.status();
@@ -209,20 +251,25 @@ absl::StatusOr<DatagenReport> RunDatagen(const DatagenConfig& config,
     return s;
   absl::flat_hash_set<uint64_t> seen;
   int64_t new_positions = 0, search_us = 0;
-  for (const GameRecord& g : log->games) {
-    int64_t kept = 0;
-    if (absl::Status s = AddSelfPlayPositions(g, config.filters(), &seen,
-                                              writer->get(), &kept);
-        !s.ok())
-      return absl::DataLossError(absl::StrCat(log_path, ": ", s.message()));
-    report.positions += kept;
-    if (earlier.contains(g.index())) continue;
-    ++report.new_games;
-    new_positions += kept;
-    for (const MoveRecord& m : g.moves()) search_us += m.time_us();
-  }
+  const absl::Status extracted =
+      ForEachLoggedGame(log_path, [&](const GameRecord& g) {
+        int64_t kept = 0;
+        if (absl::Status s = AddSelfPlayPositions(g, config.filters(), &seen,
+                                                  writer->get(), &kept);
+            !s.ok()) {
+          return absl::Status(s.code(),
+                              absl::StrCat(log_path, ": ", s.message()));
+        }
+        ++report.games;
+        report.positions += kept;
+        if (earlier.contains(g.index())) return absl::OkStatus();
+        ++report.new_games;
+        new_positions += kept;
+        for (const MoveRecord& m : g.moves()) search_us += m.time_us();
+        return absl::OkStatus();
+      });
+  if (!extracted.ok()) return extracted;
   if (absl::Status s = (*writer)->Finish(); !s.ok()) return s;
-  report.games = int64_t(log->games.size());
   for (const auto& [reason, count] : (*writer)->totals().dropped())
     report.dropped[reason] = count;
   const double core_seconds = report.seconds * report.cores;

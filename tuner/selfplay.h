@@ -41,7 +41,7 @@ struct MatchRequest {
   int64_t nodes = 5000;
   int64_t soft_nodes = 0;  // > 0: `nodes` is the hard cap (TimeControl)
   int random_plies = 0;    // Openings.random_plies
-  bool random_plies_per_game = false;
+  bool random_plies_per_game = false;  // Openings.random_plies_per_game
   // None: resign at 1000 cp for 4 moves, draw at 10 cp for 8 moves from move
   // 40, 200 moves at most.
   std::optional<Adjudication> adjudication;
