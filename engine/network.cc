@@ -8,6 +8,10 @@
 
 #include "absl/strings/str_cat.h"
 
+#ifdef __AVX2__
+#include <immintrin.h>
+#endif
+
 namespace chess {
 namespace {
 
@@ -53,6 +57,18 @@ absl::Status CheckSumsFit16Bits(const NetworkParams& params) {
   return absl::OkStatus();
 }
 
+absl::Status CheckPerspectiveOutputWeights(const NetworkParams& params) {
+  for (int j = 0; j < params.output_weights_size(); ++j) {
+    if (std::abs(params.output_weights(j)) > kMaxPerspectiveOutputWeight) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "eval.network.output_weights[", j, "] = ", params.output_weights(j),
+          " is beyond +-", kMaxPerspectiveOutputWeight,
+          ", the limit of the PERSPECTIVE layout"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<Network> Network::FromProto(const NetworkParams& params) {
@@ -63,25 +79,35 @@ absl::StatusOr<Network> Network::FromProto(const NetworkParams& params) {
         "eval.network.hidden_size = ", hidden, " is not a multiple of ",
         kNetworkBlock, " in [", kNetworkBlock, ", ", kMaxNetworkHidden, "]"));
   }
+  const bool perspective = params.layout() == NetworkParams::PERSPECTIVE;
   for (const absl::Status& status :
        {CheckSize(params.input_weights_size(), kNetworkInputs * hidden,
                   "input_weights"),
         CheckSize(params.hidden_biases_size(), hidden, "hidden_biases"),
-        CheckSize(params.output_weights_size(), hidden, "output_weights"),
+        CheckSize(params.output_weights_size(), (perspective ? 2 : 1) * hidden,
+                  "output_weights"),
         CheckRange(params.input_weights(), "input_weights"),
         CheckRange(params.hidden_biases(), "hidden_biases"),
-        CheckRange(params.output_weights(), "output_weights")}) {
+        CheckRange(params.output_weights(), "output_weights"),
+        perspective ? CheckPerspectiveOutputWeights(params)
+                    : absl::OkStatus()}) {
     if (!status.ok()) return status;
   }
   if (absl::Status s = CheckSumsFit16Bits(params); !s.ok()) return s;
   Network net;
   net.hidden_ = hidden;
+  net.perspective_ = perspective;
+  net.whole_evaluation_ = params.whole_evaluation();
   net.input_weights_.assign(params.input_weights().begin(),
                             params.input_weights().end());
   net.hidden_biases_.assign(params.hidden_biases().begin(),
                             params.hidden_biases().end());
   net.output_weights_.assign(params.output_weights().begin(),
                              params.output_weights().end());
+  if (perspective) {
+    net.perspective_weights_.assign(params.output_weights().begin(),
+                                    params.output_weights().end());
+  }
   net.output_bias_ = params.output_bias();
   return net;
 }
@@ -109,13 +135,126 @@ int Network::Evaluate(const Position& pos) const {
 
 // Sixteen 16-bit lanes (GCC and Clang vector extension): the compilers did
 // not vectorise the plain loop, and this adds a row in two or four
-// instructions.
+// instructions (one with AVX2).
 using Lanes = int16_t __attribute__((vector_size(32)));
 inline constexpr int kLanes = 16;
 static_assert(kNetworkBlock % kLanes == 0);
 
+namespace {
+
+int64_t Clipped(int64_t out) {
+  const int64_t cp =
+      out * 100 / (int64_t(kNetworkActivationOne) * kNetworkOutputOne);
+  return std::clamp<int64_t>(cp, -kMaxNetworkCp, kMaxNetworkCp);
+}
+
+}  // namespace
+
+int64_t SquaredActivationDotPortable(const int16_t* sums,
+                                     const int16_t* weights, int count) {
+  int64_t sum = 0;
+  for (int j = 0; j < count; ++j) {
+    const int32_t v = std::clamp<int32_t>(sums[j], 0, kNetworkActivationOne);
+    sum += v * weights[j] * v;
+  }
+  return sum;
+}
+
+// Each product fits 32 bits and, with weights within +-127, a lane's total
+// over 1024 units too, so the AVX2 path (16-bit products, pairs summed into
+// 32-bit lanes) and the portable one agree exactly.
+int64_t SquaredActivationDot(const int16_t* sums, const int16_t* weights,
+                             int count) {
+#ifdef __AVX2__
+  const __m256i zero = _mm256_setzero_si256();
+  const __m256i one = _mm256_set1_epi16(kNetworkActivationOne);
+  __m256i total = zero;
+  for (int j = 0; j < count; j += kLanes) {
+    const __m256i v = _mm256_min_epi16(
+        _mm256_max_epi16(
+            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(sums + j)),
+            zero),
+        one);
+    const __m256i w =
+        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(weights + j));
+    total =
+        _mm256_add_epi32(total, _mm256_madd_epi16(_mm256_mullo_epi16(v, w), v));
+  }
+  alignas(32) int32_t lanes[8];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), total);
+  int64_t sum = 0;
+  for (int32_t lane : lanes) sum += lane;
+  return sum;
+#else
+  return SquaredActivationDotPortable(sums, weights, count);
+#endif
+}
+
+void AddRowsPortable(const int16_t* base, const int16_t* const* added,
+                     int added_count, const int16_t* const* removed,
+                     int removed_count, int hidden, int16_t* out) {
+  // Unsigned adds wrap as the 16-bit vector adds do.
+  for (int j = 0; j < hidden; ++j) {
+    uint16_t sum = uint16_t(base[j]);
+    for (int r = 0; r < added_count; ++r) sum += uint16_t(added[r][j]);
+    for (int r = 0; r < removed_count; ++r) sum -= uint16_t(removed[r][j]);
+    out[j] = int16_t(sum);
+  }
+}
+
+void AddRows(const int16_t* base, const int16_t* const* added, int added_count,
+             const int16_t* const* removed, int removed_count, int hidden,
+             int16_t* out) {
+#ifdef __AVX2__
+  // Two registers of sums at a time, kept in registers over all the rows.
+  for (int j = 0; j < hidden; j += 2 * kLanes) {
+    auto load = [j](const int16_t* p, int half) {
+      return _mm256_loadu_si256(
+          reinterpret_cast<const __m256i*>(p + j + half * kLanes));
+    };
+    __m256i low = load(base, 0), high = load(base, 1);
+    for (int r = 0; r < added_count; ++r) {
+      low = _mm256_add_epi16(low, load(added[r], 0));
+      high = _mm256_add_epi16(high, load(added[r], 1));
+    }
+    for (int r = 0; r < removed_count; ++r) {
+      low = _mm256_sub_epi16(low, load(removed[r], 0));
+      high = _mm256_sub_epi16(high, load(removed[r], 1));
+    }
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + j), low);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + j + kLanes), high);
+  }
+#else
+  AddRowsPortable(base, added, added_count, removed, removed_count, hidden,
+                  out);
+#endif
+}
+
+int Network::PerspectiveOutput(const int16_t* us, const int16_t* them) const {
+  const int64_t products =
+      SquaredActivationDot(us, perspective_weights_.data(), hidden_) +
+      SquaredActivationDot(them, perspective_weights_.data() + hidden_,
+                           hidden_);
+  return int(Clipped(products / kNetworkActivationOne + output_bias_));
+}
+
 int Network::EvaluateInputs(const uint16_t* inputs, int count) const {
   if (empty()) return 0;
+  if (!perspective_) return SideToMoveOutput(inputs, count);
+  const int16_t* rows[2][kMaxPieces];
+  for (int i = 0; i < count; ++i) {
+    rows[0][i] = row(inputs[i]);
+    rows[1][i] = row(OtherSideInput(inputs[i]));
+  }
+  alignas(32) int16_t sums[2][kMaxNetworkHidden];
+  for (int side = 0; side < 2; ++side) {
+    AddRows(hidden_biases_.data(), rows[side], count, nullptr, 0, hidden_,
+            sums[side]);
+  }
+  return PerspectiveOutput(sums[0], sums[1]);
+}
+
+int Network::SideToMoveOutput(const uint16_t* inputs, int count) const {
   int64_t out = output_bias_;
   // A block of hidden units at a time, few enough to stay in registers.
   for (int first = 0; first < hidden_; first += kNetworkBlock) {
@@ -138,9 +277,7 @@ int Network::EvaluateInputs(const uint16_t* inputs, int count) const {
     }
     out += block;
   }
-  const int64_t cp =
-      out * 100 / (int64_t(kNetworkActivationOne) * kNetworkOutputOne);
-  return int(std::clamp<int64_t>(cp, -kMaxNetworkCp, kMaxNetworkCp));
+  return int(Clipped(out));
 }
 
 }  // namespace chess

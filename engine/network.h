@@ -1,10 +1,13 @@
-// A small neural network added to the linear evaluation: it learns, from
-// positions scored by a stronger engine, what a sum of weighted counts cannot
-// say (a piece's worth by where the kings and the other pieces stand). One
-// hidden layer, computed afresh for each position: with ~30 pieces and a few
-// dozen hidden units that costs less than counting the positional terms, and
-// keeps make/unmake free of network state. Integer arithmetic only, so the
-// evaluation stays exactly reproducible.
+// The evaluation's neural network: one hidden layer of squared clipped ReLU
+// units over the 768 (piece, square) inputs, in one of two layouts.
+// SIDE_TO_MOVE sees the board from the side to move and is computed afresh
+// for each position: with ~30 pieces and a few dozen units that costs less
+// than keeping sums across make/unmake. PERSPECTIVE (bullet's reference
+// architecture) sees it from both sides with the same weights; its sums are
+// kept per ply by AccumulatorStack (engine/accumulator.h), so that hundreds of
+// units cost a few row updates per move. Integer arithmetic only: the
+// evaluation is the same however the sums were reached, so searches repeat
+// exactly.
 #ifndef ENGINE_NETWORK_H_
 #define ENGINE_NETWORK_H_
 
@@ -42,30 +45,79 @@ inline int NetworkInput(Color perspective, Piece p, Square s) {
 // for kMaxPieces); returns how many.
 int NetworkInputs(const Position& pos, uint16_t* inputs);
 
+// The same input seen from the other side: own and enemy swapped, the board
+// mirrored.
+inline int OtherSideInput(int input) {
+  return (input >= kNetworkInputs / 2 ? input - kNetworkInputs / 2
+                                      : input + kNetworkInputs / 2) ^
+         56;
+}
+
+// Output weights of a PERSPECTIVE network are within this, so that an
+// activation times a weight fits 16 bits.
+inline constexpr int kMaxPerspectiveOutputWeight = 127;
+
 class Network {
  public:
   Network() = default;  // no network: evaluates to 0
-  // Checks the sizes, that every weight fits 16 bits and that no hidden sum
-  // can overflow them, naming the field.
+  // Checks the sizes, that every weight fits 16 bits (the perspective
+  // layout's output weights kMaxPerspectiveOutputWeight) and that no hidden
+  // sum can overflow them, naming the field.
   static absl::StatusOr<Network> FromProto(const NetworkParams& params);
   // The network of `eval`, or none (an empty network) when it has none.
   static absl::StatusOr<Network> FromEval(const EvalParams& eval);
 
   bool empty() const { return hidden_ == 0; }
   int hidden_size() const { return hidden_; }
-  // Centipawns from the side to move's point of view.
+  bool perspective() const { return perspective_; }
+  bool whole_evaluation() const { return whole_evaluation_; }
+  // Centipawns from the side to move's point of view, computed afresh.
   int Evaluate(const Position& pos) const;
   // The same from the position's inputs (NetworkInput from the side to move,
   // at most 32 of them): the form the trainer checks its rounding with.
   int EvaluateInputs(const uint16_t* inputs, int count) const;
 
+  // PERSPECTIVE layout: the hidden biases, the row of an input's weights,
+  // and the output from the side to move's sums `us` and the other side's
+  // `them` (hidden_size() values each).
+  const int16_t* hidden_biases() const { return hidden_biases_.data(); }
+  const int16_t* row(int input) const {
+    return &input_weights_[size_t(input) * hidden_];
+  }
+  int PerspectiveOutput(const int16_t* us, const int16_t* them) const;
+
  private:
+  int SideToMoveOutput(const uint16_t* inputs, int count) const;
+
   int hidden_ = 0;
+  bool perspective_ = false;
+  bool whole_evaluation_ = false;
   std::vector<int16_t> input_weights_;  // [input][hidden]
   std::vector<int16_t> hidden_biases_;
   std::vector<int32_t> output_weights_;
+  std::vector<int16_t> perspective_weights_;  // output_weights_ as 16 bits
   int64_t output_bias_ = 0;
 };
+
+// The sums of `inputs` (rows added to `base`, `removed` rows subtracted) into
+// `out`, hidden values; `out` may be `base`. 16-bit adds wrap, so the result
+// is exact whenever the final sums fit, whatever the order.
+void AddRows(const int16_t* base, const int16_t* const* added, int added_count,
+             const int16_t* const* removed, int removed_count, int hidden,
+             int16_t* out);
+
+// Sum over j < count (a multiple of 16) of clamp(sums[j], 0, 255)^2 *
+// weights[j], each weight within kMaxPerspectiveOutputWeight.
+int64_t SquaredActivationDot(const int16_t* sums, const int16_t* weights,
+                             int count);
+
+// The same two in plain C++, what a processor without AVX2 runs: tests check
+// that the vector forms agree with them.
+void AddRowsPortable(const int16_t* base, const int16_t* const* added,
+                     int added_count, const int16_t* const* removed,
+                     int removed_count, int hidden, int16_t* out);
+int64_t SquaredActivationDotPortable(const int16_t* sums,
+                                     const int16_t* weights, int count);
 
 }  // namespace chess
 

@@ -5,7 +5,9 @@
 #include <string>
 
 #include "absl/strings/match.h"
+#include "engine/accumulator.h"
 #include "engine/config.h"
+#include "engine/search.h"
 #include "engine/test_util.h"
 #include "gtest/gtest.h"
 
@@ -43,6 +45,42 @@ int Reference(const NetworkParams& params, const Position& pos) {
     const int64_t a = std::clamp<int64_t>(sum, 0, kNetworkActivationOne);
     out += a * a / kNetworkActivationOne * params.output_weights(j);
   }
+  const int64_t cp = out * 100 / (kNetworkActivationOne * kNetworkOutputOne);
+  return int(std::clamp<int64_t>(cp, -kMaxNetworkCp, kMaxNetworkCp));
+}
+
+// A PERSPECTIVE network: output weights within the layout's limit.
+NetworkParams RandomPerspectiveParams(int hidden, int magnitude,
+                                      uint64_t seed) {
+  NetworkParams params = RandomParams(hidden, magnitude, seed);
+  params.set_layout(NetworkParams::PERSPECTIVE);
+  std::mt19937_64 rng(seed + 1);
+  std::uniform_int_distribution<int> weight(-kMaxPerspectiveOutputWeight,
+                                            kMaxPerspectiveOutputWeight);
+  params.clear_output_weights();
+  for (int j = 0; j < 2 * hidden; ++j) params.add_output_weights(weight(rng));
+  return params;
+}
+
+// The perspective layout's definition in 64-bit arithmetic: the side to
+// move's units, then the other side's.
+int PerspectiveReference(const NetworkParams& params, const Position& pos) {
+  const int hidden = params.hidden_size();
+  int64_t products = 0;
+  for (int side = 0; side < 2; ++side) {
+    const Color view = side == 0 ? pos.side_to_move() : ~pos.side_to_move();
+    for (int j = 0; j < hidden; ++j) {
+      int64_t sum = params.hidden_biases(j);
+      for (Square s = 0; s < 64; ++s) {
+        const Piece p = pos.piece_on(s);
+        if (p == kNoPiece) continue;
+        sum += params.input_weights(NetworkInput(view, p, s) * hidden + j);
+      }
+      const int64_t a = std::clamp<int64_t>(sum, 0, kNetworkActivationOne);
+      products += a * a * params.output_weights(side * hidden + j);
+    }
+  }
+  const int64_t out = products / kNetworkActivationOne + params.output_bias();
   const int64_t cp = out * 100 / (kNetworkActivationOne * kNetworkOutputOne);
   return int(std::clamp<int64_t>(cp, -kMaxNetworkCp, kMaxNetworkCp));
 }
@@ -94,6 +132,104 @@ TEST(NetworkTest, FastEqualsReferenceAndIsColourSymmetric) {
   }
 }
 
+TEST(NetworkTest, PerspectiveLayoutEqualsReferenceAndIsColourSymmetric) {
+  for (int hidden : {32, 256, 1024}) {
+    SCOPED_TRACE(hidden);
+    const NetworkParams params = RandomPerspectiveParams(hidden, 15, hidden);
+    auto net = Network::FromProto(params);
+    ASSERT_TRUE(net.ok()) << net.status();
+    EXPECT_TRUE(net->perspective());
+    int nonzero = 0;
+    for (const Position& pos : testing::RandomPlayPositions(10, 100, 6)) {
+      const int score = net->Evaluate(pos);
+      ASSERT_EQ(score, PerspectiveReference(params, pos)) << pos.ToFen();
+      ASSERT_EQ(score, net->Evaluate(ColourMirror(pos))) << pos.ToFen();
+      nonzero += score != 0;
+    }
+    EXPECT_GT(nonzero, 100);
+  }
+}
+
+// The largest activations and weights the layout allows, on every unit: the
+// 32-bit lanes of the vectorised output must not wrap.
+TEST(NetworkTest, PerspectiveOutputIsExactAtItsLimits) {
+  NetworkParams params = RandomPerspectiveParams(kMaxNetworkHidden, 0, 1);
+  for (int j = 0; j < kMaxNetworkHidden; ++j)
+    params.set_hidden_biases(j, kNetworkActivationOne);
+  for (int j = 0; j < 2 * kMaxNetworkHidden; ++j)
+    params.set_output_weights(j, kMaxPerspectiveOutputWeight);
+  params.set_output_bias(-int64_t(2) * kMaxNetworkHidden *
+                         kNetworkActivationOne * kMaxPerspectiveOutputWeight);
+  auto net = Network::FromProto(params);
+  ASSERT_TRUE(net.ok()) << net.status();
+  const Position start = Position::Start();
+  EXPECT_EQ(net->Evaluate(start), PerspectiveReference(params, start));
+  EXPECT_EQ(net->Evaluate(start), 0);
+}
+
+// Sums made from another ply's, whichever, equal sums made afresh: along
+// random games, at plies that jump about as a search's do.
+TEST(NetworkTest, AccumulatorsEqualAFreshEvaluationWhateverThePath) {
+  const NetworkParams params = RandomPerspectiveParams(64, 15, 3);
+  const Network net = *Network::FromProto(params);
+  AccumulatorStack stack;
+  stack.Reset(net, 20);
+  std::mt19937_64 rng(7);
+  std::uniform_int_distribution<int> ply(0, 20);
+  for (const Position& pos : testing::RandomPlayPositions(20, 120, 8)) {
+    const int at = ply(rng);
+    ASSERT_EQ(stack.Evaluate(net, pos, at), net.Evaluate(pos))
+        << pos.ToFen() << " at ply " << at;
+    ASSERT_EQ(stack.Evaluate(net, pos, at), net.Evaluate(pos));
+  }
+}
+
+TEST(NetworkTest, ASearchWithAPerspectiveNetworkRepeatsExactly) {
+  EngineConfig config = DefaultEngineConfig();
+  *config.mutable_eval()->mutable_network() =
+      RandomPerspectiveParams(128, 15, 9);
+  config.mutable_eval()->mutable_network()->set_whole_evaluation(true);
+  ASSERT_TRUE(ValidateEngineConfig(config).ok());
+  SearchLimits limits;
+  limits.nodes = 20000;
+  const Game game(*Position::FromFen(
+      "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 8"));
+  const SearchInfo first = Engine(config).Search(game, limits);
+  const SearchInfo again = Engine(config).Search(game, limits);
+  EXPECT_EQ(again.nodes, first.nodes);
+  EXPECT_EQ(again.score, first.score);
+  EXPECT_EQ(again.pv, first.pv);
+  // The whole evaluation: the linear terms no longer count.
+  EXPECT_NE(Engine(DefaultEngineConfig()).Search(game, limits).nodes,
+            first.nodes);
+}
+
+// The vector forms (AVX2 where built for it) and the plain C++ a processor
+// without AVX2 runs give the same sums and products, wrapping included.
+TEST(NetworkTest, VectorAndPortableFormsAgree) {
+  std::mt19937_64 rng(11);
+  std::uniform_int_distribution<int> any(-32768, 32767);
+  std::uniform_int_distribution<int> weight(-kMaxPerspectiveOutputWeight,
+                                            kMaxPerspectiveOutputWeight);
+  const int hidden = 256;
+  std::vector<std::vector<int16_t>> rows(9, std::vector<int16_t>(hidden));
+  for (auto& row : rows)
+    for (int16_t& x : row) x = int16_t(any(rng));
+  const int16_t* added[] = {rows[1].data(), rows[2].data(), rows[3].data(),
+                            rows[4].data()};
+  const int16_t* removed[] = {rows[5].data(), rows[6].data(), rows[7].data()};
+  std::vector<int16_t> vector_sums(hidden), portable_sums(hidden);
+  AddRows(rows[0].data(), added, 4, removed, 3, hidden, vector_sums.data());
+  AddRowsPortable(rows[0].data(), added, 4, removed, 3, hidden,
+                  portable_sums.data());
+  EXPECT_EQ(vector_sums, portable_sums);
+  std::vector<int16_t> weights(hidden);
+  for (int16_t& w : weights) w = int16_t(weight(rng));
+  EXPECT_EQ(
+      SquaredActivationDot(rows[8].data(), weights.data(), hidden),
+      SquaredActivationDotPortable(rows[8].data(), weights.data(), hidden));
+}
+
 // A 16-bit sum that could wrap would make the fast adds wrong: such networks
 // are refused, as are wrong sizes and out-of-range weights.
 TEST(NetworkTest, RefusesNetworksItCannotEvaluateExactly) {
@@ -122,6 +258,16 @@ TEST(NetworkTest, RefusesNetworksItCannotEvaluateExactly) {
   for (int input = 0; input < kNetworkInputs; input += 2)
     overflowing.set_input_weights(input * 32 + 5, 1100);
   refused(overflowing, "hidden unit 5 can sum to");
+  NetworkParams perspective = RandomPerspectiveParams(32, 60, 1);
+  ASSERT_TRUE(Network::FromProto(perspective).ok());
+  perspective.set_output_weights(40, 128);
+  refused(perspective,
+          "eval.network.output_weights[40] = 128 is beyond +-127, the limit "
+          "of the PERSPECTIVE layout");
+  perspective.mutable_output_weights()->Truncate(32);
+  refused(perspective,
+          "eval.network.output_weights has 32 values; "
+          "hidden_size asks for 64");
 }
 
 TEST(NetworkTest, TheOutputIsClippedFarBelowMateScores) {

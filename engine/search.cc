@@ -109,6 +109,7 @@ void Engine::SetConfig(const EngineConfig& config) {
   params_ = config.search();
   evaluator_ = Evaluator(WeightsOf(config));
   network_ = NetworkOf(config);
+  if (network_.perspective()) accumulators_.Reset(network_, kMaxPly);
   eval_cache_.Clear();
   pawn_cache_.Clear();
   if (resize) tt_.Resize(params_.hash_mb());
@@ -145,10 +146,13 @@ Engine::ContinuationRows Engine::ContinuationRowsAt(int ply) const {
   return {ContinuationRow(ply, 1), ContinuationRow(ply, 2)};
 }
 
-int Engine::Evaluate(const Position& pos) {
+int Engine::Evaluate(const Position& pos, int ply) {
   if (const std::optional<int> cached = eval_cache_.Probe(pos.key()))
     return *cached;
-  int score = evaluator_.Evaluate(pos, &pawn_cache_) + network_.Evaluate(pos);
+  int score =
+      network_.whole_evaluation() ? 0 : evaluator_.Evaluate(pos, &pawn_cache_);
+  score += network_.perspective() ? accumulators_.Evaluate(network_, pos, ply)
+                                  : network_.Evaluate(pos);
   if (const int noise = params_.eval_noise_cp(); noise > 0) {
     uint64_t h = Mix(pos.key() ^ Mix(params_.eval_noise_seed() + 1));
     score += int(h % uint64_t(2 * noise + 1)) - noise;
@@ -286,7 +290,7 @@ int Engine::Quiescence(const Position& pos, int alpha, int beta, int ply) {
   pv_length_[ply] = ply;
   if (ShouldStop()) return 0;
   seldepth_ = std::max(seldepth_, ply);
-  if (ply >= kMaxPly) return Evaluate(pos);
+  if (ply >= kMaxPly) return Evaluate(pos, ply);
 
   const bool use_tt = params_.qsearch_tt() && params_.hash_mb() > 0;
   const bool pv_node = beta - alpha > 1;
@@ -308,7 +312,7 @@ int Engine::Quiescence(const Position& pos, int alpha, int beta, int ply) {
     GenerateLegal<GenMode::kAll>(pos, moves);
     if (moves.empty()) return -kMateScore + ply;
   } else {
-    best = Evaluate(pos);
+    best = Evaluate(pos, ply);
     if (best >= beta) {
       if (store)
         tt_.Store(pos.key(), Move::None(), ScoreToTT(best, ply), 0,
@@ -377,7 +381,7 @@ int Engine::Minimax(const Position& pos, int depth, int ply) {
     if (params_.quiescence())
       return Quiescence(pos, -kInfinity, kInfinity, ply);
     ++nodes_;
-    return Evaluate(pos);
+    return Evaluate(pos, ply);
   }
   ++nodes_;
   if (ShouldStop()) return 0;
@@ -409,7 +413,7 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
   if (depth <= 0 || ply >= kMaxPly) {
     if (params_.quiescence()) return Quiescence(pos, alpha, beta, ply);
     ++nodes_;
-    return Evaluate(pos);
+    return Evaluate(pos, ply);
   }
   ++nodes_;
   if (ShouldStop()) return 0;
@@ -425,7 +429,7 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
 
   const bool in_check = pos.InCheck();
   const Color us = pos.side_to_move();
-  const int static_eval = in_check ? -kInfinity : Evaluate(pos);
+  const int static_eval = in_check ? -kInfinity : Evaluate(pos, ply);
   static_evals_[ply] = static_eval;
   const bool improving =
       !in_check && ply >= 2 && static_eval > static_evals_[ply - 2];

@@ -17,6 +17,7 @@
 
 #include "absl/types/span.h"
 #include "common/stopwatch.h"
+#include "engine/accumulator.h"
 #include "engine/engine_config.pb.h"
 #include "engine/eval_cache.h"
 #include "engine/evaluate.h"
@@ -98,8 +99,9 @@ class Engine {
   void ClearStop() { stop_.store(false, std::memory_order_relaxed); }
 
   // The static evaluation the search uses (the linear evaluation plus the
-  // network, noise included), from the side to move; kept in a cache.
-  int Evaluate(const Position& pos);
+  // network, noise included), from the side to move; kept in a cache. `ply`:
+  // where the search stands, whose network sums it updates.
+  int Evaluate(const Position& pos, int ply = 0);
 
   // A quiescence search alone (captures and promotions; evasions in check): its
   // score and principal variation, which the tuner follows to a quiet position.
@@ -157,6 +159,7 @@ class Engine {
   SearchParams params_;
   Evaluator evaluator_;
   Network network_;  // added to evaluator_'s score; empty when none
+  AccumulatorStack accumulators_;  // network_'s sums by ply (PERSPECTIVE)
   EvalCache eval_cache_;
   PawnCache pawn_cache_;  // of evaluator_'s weights
   TranspositionTable tt_;

@@ -138,6 +138,11 @@ TEST(ExtractTest, RecordsTheNamedPlayersColour) {
   ASSERT_TRUE(without.ok()) << without.status();
   EXPECT_FALSE(without->config.eval().has_network());
   EXPECT_NE(without->texel.start_loss, tuned->texel.start_loss);
+  // A network that is the whole evaluation leaves nothing to tune.
+  EngineConfig whole = DefaultEngineConfig();
+  whole.mutable_eval()->mutable_network()->set_whole_evaluation(true);
+  EXPECT_THAT(TuneEvaluation(set, whole, settings, nullptr).status().message(),
+              HasSubstr("is the whole evaluation"));
 
   // A player that is in none of the games: every game is dropped.
   options.player = "nobody";

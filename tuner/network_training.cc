@@ -124,7 +124,7 @@ void NetworkSamples::Add(const Position& pos, int linear_cp, float target) {
   target_.push_back(target);
 }
 
-void NetworkSamples::Add(const Position& pos, const Evaluator& linear,
+void NetworkSamples::Add(const Position& pos, const Evaluator* linear,
                          const TrainingPosition& position, double result_weight,
                          double k) {
   const double white =
@@ -133,7 +133,8 @@ void NetworkSamples::Add(const Position& pos, const Evaluator& linear,
                           k)
           : position.result();
   const bool white_to_move = pos.side_to_move() == kWhite;
-  Add(pos, linear.Evaluate(pos), float(white_to_move ? white : 1 - white));
+  Add(pos, linear ? linear->Evaluate(pos) : 0,
+      float(white_to_move ? white : 1 - white));
 }
 
 std::vector<std::string> NetworkProvenance(
@@ -149,15 +150,28 @@ std::vector<std::string> NetworkProvenance(
       lines.push_back(absl::StrCat("data: ", d.path, ": ", source));
   }
   lines.push_back(absl::StrFormat(
-      "settings: hidden %d, %d epochs, learning rate %g, batch %d, seed %d, "
-      "k %g, result weight %g",
+      "settings: %s, hidden %d, %d epochs, learning rate %g, batch %d, seed "
+      "%d, k %g, result weight %g",
+      settings.layout() == NetworkParams::PERSPECTIVE ? "perspective"
+                                                      : "side to move",
       settings.hidden_size(), settings.epochs(), settings.learning_rate(),
       settings.batch_size(), settings.seed(), settings.k(),
       settings.result_weight()));
+  if (settings.schedule() == NetworkSettings::COSINE) {
+    lines.back() +=
+        absl::StrFormat(" (cosine down to %g)", settings.final_learning_rate());
+  }
+  if (settings.weight_decay() > 0) {
+    lines.back() +=
+        absl::StrFormat(", weight decay %g", settings.weight_decay());
+  }
+  if (settings.whole_evaluation()) lines.back() += ", the whole evaluation";
   if (start == nullptr) {
-    lines.push_back(absl::StrCat("start: random weights (seed ",
-                                 settings.seed(), ") on top of ", start_path,
-                                 "'s linear evaluation"));
+    lines.push_back(absl::StrCat(
+        "start: random weights (seed ", settings.seed(), ")",
+        settings.whole_evaluation()
+            ? ""
+            : absl::StrCat(" on top of ", start_path, "'s linear evaluation")));
     return lines;
   }
   lines.push_back(absl::StrCat("start: the network of ", start_path));
@@ -187,7 +201,30 @@ absl::Status ValidateNetworkSettings(const NetworkSettings& s) {
     return invalid("k = ", s.k(), " is not positive");
   if (!(s.result_weight() >= 0 && s.result_weight() <= 1))
     return invalid("result_weight = ", s.result_weight(), " is not in [0, 1]");
+  if (!(s.weight_decay() >= 0 && s.weight_decay() < 1))
+    return invalid("weight_decay = ", s.weight_decay(), " is not in [0, 1)");
+  if (!(s.final_learning_rate() >= 0 &&
+        s.final_learning_rate() <= s.learning_rate())) {
+    return invalid("final_learning_rate = ", s.final_learning_rate(),
+                   " is not in [0, learning_rate]");
+  }
+  if (s.weight_decay() > 0 && s.layout() != NetworkParams::PERSPECTIVE)
+    return invalid("weight_decay needs layout PERSPECTIVE (AdamW)");
+  if (s.threads() < 0 || s.threads() > 256)
+    return invalid("threads = ", s.threads(), " is not in [0, 256]");
   return absl::OkStatus();
+}
+
+double LearningRateAt(const NetworkSettings& settings, double progress) {
+  const double epochs = std::max(1, settings.epochs());
+  if (settings.schedule() == NetworkSettings::COSINE) {
+    const double done = std::clamp(progress / epochs, 0.0, 1.0);
+    return settings.final_learning_rate() +
+           (settings.learning_rate() - settings.final_learning_rate()) *
+               (1 + std::cos(M_PI * done)) / 2;
+  }
+  return settings.learning_rate() *
+         (int(progress) >= settings.epochs() * 3 / 4 ? 0.1 : 1.0);
 }
 
 double NetworkLoss(const NetworkSamples& samples, const Network& network,
@@ -229,11 +266,11 @@ NetworkTraining TrainNetwork(
   NetworkTraining result;
   int64_t steps = 0;
   for (int epoch = 0; epoch < settings.epochs(); ++epoch) {
-    const double rate = settings.learning_rate() *
-                        (epoch >= settings.epochs() * 3 / 4 ? 0.1 : 1.0);
     std::shuffle(order.begin(), order.end(), rng);
     double epoch_loss = 0;
     for (size_t first = 0; first < order.size(); first += batch) {
+      const double rate =
+          LearningRateAt(settings, epoch + double(first) / order.size());
       const size_t last = std::min(order.size(), first + batch);
       std::fill(bias_gradient.begin(), bias_gradient.end(), 0.0f);
       std::fill(output_gradient.begin(), output_gradient.end(), 0.0f);

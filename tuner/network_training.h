@@ -31,8 +31,9 @@ class NetworkSamples {
   void Add(const Position& pos, int linear_cp, float target);
   // A training position with its recorded score (White's side) and result:
   // target = w * result + (1 - w) * sigma(k * score), from the side to move;
-  // without a score, the result alone.
-  void Add(const Position& pos, const Evaluator& linear,
+  // without a score, the result alone. `linear`: none (0) when the network
+  // is the whole evaluation.
+  void Add(const Position& pos, const Evaluator* linear,
            const TrainingPosition& position, double result_weight, double k);
 
   size_t size() const { return linear_.size(); }
@@ -59,9 +60,14 @@ struct NetworkTraining {
   std::vector<double> epoch_loss;  // training loss of the float network
 };
 
-// Whether TrainNetwork can train with `settings` a network the engine can
-// load; the error names the field.
+// Whether TrainNetwork (or TrainPerspectiveNetwork, as settings.layout()
+// asks) can train with `settings` a network the engine can load; the error
+// names the field.
 absl::Status ValidateNetworkSettings(const NetworkSettings& settings);
+
+// The learning rate `settings` ask for `progress` epochs into training (2.5:
+// halfway through the third epoch).
+double LearningRateAt(const NetworkSettings& settings, double progress);
 
 // A data set a network is trained on, and the sources its chunks name.
 struct DatasetProvenance {

@@ -144,12 +144,12 @@ TEST(NetworkTrainingTest, TargetsAreTheSideToMoves) {
   const Position start = Position::Start();
   const Position black_to_move = *Position::FromFen(
       "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
-  samples.Add(start, zero, white_wins, 0.0, 1.0);
-  samples.Add(black_to_move, zero, white_wins, 0.0, 1.0);
-  samples.Add(black_to_move, zero, white_wins, 0.5, 1.0);
+  samples.Add(start, &zero, white_wins, 0.0, 1.0);
+  samples.Add(black_to_move, &zero, white_wins, 0.0, 1.0);
+  samples.Add(black_to_move, &zero, white_wins, 0.5, 1.0);
   TrainingPosition result_only;
   result_only.set_result(0.0f);
-  samples.Add(black_to_move, zero, result_only, 0.0, 1.0);
+  samples.Add(black_to_move, nullptr, result_only, 0.0, 1.0);
   EXPECT_NEAR(samples.target(0), ExpectedScore(1.0, 200), 1e-6);
   EXPECT_NEAR(samples.target(1), 1 - ExpectedScore(1.0, 200), 1e-6);
   EXPECT_NEAR(samples.target(2), 0.5 * 0 + 0.5 * (1 - ExpectedScore(1.0, 200)),
@@ -173,7 +173,8 @@ TEST(NetworkTrainingTest, ProvenanceNamesDataSettingsAndStart) {
   EXPECT_EQ(fresh[0],
             "data: gen1.bin: datagen: self-play of \"tuned\"; labels: its own");
   EXPECT_EQ(fresh[1], "data: old.epd (it names no source)");
-  EXPECT_EQ(fresh[2].rfind("settings: hidden 64, 20 epochs", 0), 0u);
+  EXPECT_EQ(fresh[2].rfind("settings: side to move, hidden 64, 20 epochs", 0),
+            0u);
   EXPECT_NE(fresh[2].find("result weight 0.3"), std::string::npos);
   EXPECT_EQ(fresh[3],
             "start: random weights (seed 1) on top of tuned.textproto's "

@@ -39,6 +39,11 @@ absl::StatusOr<TunedConfig> TuneEvaluation(const PositionSource& positions,
   // while the linear weights are fitted around it, and it is kept.
   absl::StatusOr<Network> network = Network::FromEval(start.eval());
   if (!network.ok()) return network.status();
+  if (network->whole_evaluation()) {
+    return absl::InvalidArgumentError(
+        "the start config's eval.network is the whole evaluation "
+        "(whole_evaluation): its linear weights count for nothing to tune");
+  }
   CoefficientSet in_order;
   absl::Status read = positions([&](const TrainingPosition& tp) {
     absl::StatusOr<Position> pos = Position::FromFen(tp.fen());

@@ -52,6 +52,7 @@
 #include "tuner/datagen.h"
 #include "tuner/extract.h"
 #include "tuner/loop.h"
+#include "tuner/network_run.h"
 #include "tuner/network_training.h"
 #include "tuner/report.h"
 #include "tuner/selfplay.h"
@@ -276,46 +277,6 @@ std::vector<std::string> DatasetPaths(const std::string& flag) {
   return paths;
 }
 
-// The positions of `paths` as the network sees them, on top of `linear`.
-absl::StatusOr<chess::NetworkSamples> NetworkSamplesOf(
-    const std::vector<std::string>& paths, const chess::Evaluator& linear,
-    const chess::NetworkSettings& settings,
-    std::vector<chess::DatasetProvenance>* provenance = nullptr) {
-  chess::NetworkSamples samples;
-  absl::Status s = DatasetPositions(
-      paths, provenance)([&](const chess::TrainingPosition& p) -> absl::Status {
-    absl::StatusOr<chess::Position> pos = chess::Position::FromFen(p.fen());
-    if (!pos.ok()) return pos.status();
-    samples.Add(*pos, linear, p, settings.result_weight(), settings.k());
-    return absl::OkStatus();
-  });
-  if (!s.ok()) return s;
-  if (samples.size() == 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        absl::StrJoin(paths, ","), ": no valid training position"));
-  }
-  return samples;
-}
-
-// Whether `start` has a network that `settings` can go on training.
-absl::Status CheckContinuable(const chess::EngineConfig& start,
-                              const chess::NetworkSettings& settings) {
-  const std::string start_path = absl::GetFlag(FLAGS_start);
-  if (!start.eval().has_network()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("settings: continue_from_start, but ", start_path,
-                     " has no eval.network to continue from"));
-  }
-  if (start.eval().network().hidden_size() > settings.hidden_size()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "settings: hidden_size = ", settings.hidden_size(), ", but ",
-        start_path, "'s eval.network has hidden_size ",
-        start.eval().network().hidden_size(),
-        " to continue from (a network can be widened, not narrowed)"));
-  }
-  return absl::OkStatus();
-}
-
 int Net() {
   absl::StatusOr<FitPaths> paths = FitPathsFromFlags("net");
   if (!paths.ok()) return Fail(paths.status());
@@ -331,21 +292,21 @@ int Net() {
   }
   if (absl::Status s = chess::ValidateNetworkSettings(settings); !s.ok())
     return Fail(s);
-  const chess::NetworkParams* initial = nullptr;
+  const std::string start_path = absl::GetFlag(FLAGS_start);
   if (settings.continue_from_start()) {
-    if (absl::Status s = CheckContinuable(start, settings); !s.ok())
+    if (absl::Status s = chess::CheckContinuable(start, start_path, settings);
+        !s.ok())
       return Fail(s);
-    initial = &start.eval().network();
   }
-  // Configs are validated when loaded, so their weights convert.
-  const chess::Evaluator linear(*chess::EvalWeights::FromProto(start.eval()));
   std::vector<chess::DatasetProvenance> datasets;
-  auto train = NetworkSamplesOf(DatasetPaths(absl::GetFlag(FLAGS_data)), linear,
-                                settings, &datasets);
+  auto train =
+      chess::LoadNetworkSamples(DatasetPaths(absl::GetFlag(FLAGS_data)), start,
+                                settings, &datasets, &std::cerr);
   if (!train.ok()) return Fail(train.status());
   std::vector<std::pair<std::string, chess::NetworkSamples>> held_out;
   for (const std::string& path : DatasetPaths(absl::GetFlag(FLAGS_valid))) {
-    auto samples = NetworkSamplesOf({path}, linear, settings);
+    auto samples =
+        chess::LoadNetworkSamples({path}, start, settings, nullptr, &std::cerr);
     if (!samples.ok()) return Fail(samples.status());
     held_out.emplace_back(path, *std::move(samples));
   }
@@ -371,51 +332,45 @@ int Net() {
   const double linear_train_loss =
       chess::NetworkLoss(*train, none, settings.k());
   const std::vector<double> linear_held_out_loss = held_out_losses(none);
-  std::cerr << absl::StrFormat("%d positions; linear evaluation: train %.6f",
-                               train->size(), linear_train_loss)
+  std::cerr << absl::StrFormat("%d positions; %s: train %.6f", train->size(),
+                               settings.whole_evaluation()
+                                   ? "a score of 0"
+                                   : "linear evaluation",
+                               linear_train_loss)
             << named(linear_held_out_loss) << "\n";
-  if (initial) {
+  if (settings.continue_from_start()) {
     // Loaded configs hold networks the engine can evaluate.
-    const chess::Network start_net = *chess::Network::FromProto(*initial);
+    const chess::Network start_net =
+        *chess::Network::FromProto(start.eval().network());
     std::cerr << absl::StrFormat(
                      "start network: train %.6f",
                      chess::NetworkLoss(*train, start_net, settings.k()))
               << named(held_out_losses(start_net)) << "\n";
   }
   chess::Stopwatch t0;
-  const chess::NetworkTraining trained = chess::TrainNetwork(
-      *train, settings,
+  absl::StatusOr<chess::TrainedConfig> trained = chess::TrainNetworkConfig(
+      start, start_path, *train, settings, datasets,
       [&](int epoch, const chess::NetworkParams& params) {
-        std::cerr << absl::StrFormat("epoch %d (%.0f s)", epoch + 1,
-                                     t0.Seconds());
+        std::cerr << absl::StrFormat(
+            "epoch %d (%.0f s, %.0f positions/s)", epoch + 1, t0.Seconds(),
+            train->size() * (epoch + 1) / std::max(1e-9, t0.Seconds()));
         // Weights grown too large for the engine's 16-bit sums: said, and
         // refused at the end.
         absl::StatusOr<chess::Network> net = chess::Network::FromProto(params);
         std::cerr << (net.ok() ? named(held_out_losses(*net))
                                : absl::StrCat("  ", net.status().message()))
                   << "\n";
-      },
-      initial);
-  absl::StatusOr<chess::Network> net =
-      chess::Network::FromProto(trained.params);
-  if (!net.ok()) {
-    return Fail(absl::InvalidArgumentError(
-        absl::StrCat("the trained network cannot be evaluated exactly (",
-                     net.status().message(),
-                     "); a smaller learning_rate or fewer epochs keep its "
-                     "weights smaller")));
-  }
-  chess::EngineConfig config = start;
-  chess::NetworkParams* network = config.mutable_eval()->mutable_network();
-  *network = trained.params;
-  network->clear_provenance();
-  for (std::string& line : chess::NetworkProvenance(
-           datasets, settings, absl::GetFlag(FLAGS_start), initial))
-    network->add_provenance(std::move(line));
+      });
+  if (!trained.ok()) return Fail(trained.status());
+  const chess::Network net = *chess::Network::FromEval(trained->config.eval());
+  chess::EngineConfig& config = trained->config;
   config.set_name(fs::path(out).stem().string());
   if (auto s = chess::WriteTextProto(
           config, out,
-          absl::StrCat("# A network trained by `tuner net` on top of ",
+          absl::StrCat("# A network trained by `tuner net` ",
+                       settings.whole_evaluation()
+                           ? "as the whole evaluation, in "
+                           : "on top of ",
                        absl::GetFlag(FLAGS_start), "'s evaluation, on ",
                        absl::GetFlag(FLAGS_data), "\n"));
       !s.ok()) {
@@ -423,14 +378,14 @@ int Net() {
   }
   std::cout << absl::StrFormat(
                    "positions %d  hidden %d  loss %.6f -> %.6f  (%.1f s)",
-                   train->size(), net->hidden_size(), linear_train_loss,
-                   chess::NetworkLoss(*train, *net, settings.k()), t0.Seconds())
+                   train->size(), net.hidden_size(), linear_train_loss,
+                   chess::NetworkLoss(*train, net, settings.k()), t0.Seconds())
             << "\n";
   for (size_t i = 0; i < held_out.size(); ++i) {
     std::cout << absl::StrFormat(
         "held out %s: %.6f -> %.6f\n", held_out[i].first,
         linear_held_out_loss[i],
-        chess::NetworkLoss(held_out[i].second, *net, settings.k()));
+        chess::NetworkLoss(held_out[i].second, net, settings.k()));
   }
   return 0;
 }

@@ -75,6 +75,34 @@ refused "$DEFAULT" "a network can be widened, not narrowed"
 settings 64 1 true
 refused "$PESTO" "no eval.network to continue from"
 
+# A perspective network as the whole evaluation: it plays, says so in its
+# provenance, and goes on only from a perspective network of its size.
+cat >perspective.textproto <<'SETTINGS'
+layout: PERSPECTIVE
+whole_evaluation: true
+hidden_size: 64
+epochs: 2
+batch_size: 32
+schedule: COSINE
+weight_decay: 0.01
+threads: 2
+SETTINGS
+"$TUNER" net --data=data.epd --start="$PESTO" --out=whole.textproto \
+  --settings=perspective.textproto >whole.txt 2>&1 || fail "a perspective network: $(tail -2 whole.txt)"
+grep -q "a score of 0: train" whole.txt || fail "no zero baseline: $(cat whole.txt)"
+grep -q "positions/s" whole.txt || fail "no training speed: $(cat whole.txt)"
+grep -q "layout: PERSPECTIVE" whole.textproto || fail "not a perspective network"
+grep -q "whole_evaluation: true" whole.textproto || fail "not the whole evaluation"
+grep -q 'provenance: "settings: perspective, hidden 64, .*the whole evaluation"' whole.textproto ||
+  fail "the provenance lacks the layout: $(grep provenance whole.textproto)"
+[[ -n "$(bench whole.textproto)" ]] || fail "the perspective network does not play"
+printf 'continue_from_start: true\n' >>perspective.textproto
+"$TUNER" net --data=data.epd --start=whole.textproto --out=whole2.textproto \
+  --settings=perspective.textproto >whole2.txt 2>&1 || fail "perspective continued: $(tail -2 whole2.txt)"
+grep -q "^start network: train" whole2.txt || fail "no start network loss: $(cat whole2.txt)"
+cp perspective.textproto settings.textproto
+refused "$DEFAULT" "is not a PERSPECTIVE network of that size"
+
 # Malformed lines are reported, not skipped without a word; a dataset with no
 # valid position is refused (it once wrote an untrained network, exit 0).
 settings 32 1 false
