@@ -158,19 +158,42 @@ absl::StatusOr<EngineConfig> LoadRecordedConfig(const std::string& recorded,
                    "\" is neither here nor beside the record"));
 }
 
+// What each generation's network was trained on and from (a network loop).
+std::string NetworkSection(const LoopReport& report) {
+  std::string section;
+  for (const GenerationRow& r : report.generations()) {
+    if (r.provenance().empty()) continue;
+    absl::StrAppend(&section, "<h3>Generation ", r.generation(),
+                    "</h3>\n<pre>");
+    for (const std::string& line : r.provenance())
+      absl::StrAppend(&section, HtmlEscape(line), "\n");
+    absl::StrAppend(&section, "</pre>\n");
+  }
+  if (section.empty()) return section;
+  return absl::StrCat("<h2 id=\"networks\">Networks</h2>\n", section);
+}
+
 }  // namespace
 
 std::string LoopReportHtml(const LoopReport& report, const EngineConfig& start,
                            const EngineConfig& best) {
   const std::string name =
       report.config().name().empty() ? "(unnamed)" : report.config().name();
+  const LoopConfig& config = report.config();
+  const std::string data =
+      config.has_network()
+          ? absl::StrCat("own data from ", config.datagen().games(),
+                         " games per generation at ",
+                         config.datagen().soft_nodes(),
+                         " soft nodes, a network trained on it")
+          : absl::StrCat("self-play ", config.selfplay_games(),
+                         " games per generation at ", config.selfplay_nodes(),
+                         " nodes");
   std::string body = absl::StrCat(
       "<h1 id=\"title\">Tuner loop ", HtmlEscape(name), "</h1>\n",
       "<p class=\"muted\">", report.generations_size(), " of ",
-      report.config().generations(), " generations; self-play ",
-      report.config().selfplay_games(), " games per generation at ",
-      report.config().selfplay_nodes(), " nodes; acceptance SPRT [",
-      report.config().sprt_elo0(), ", ", report.config().sprt_elo1(),
+      config.generations(), " generations; ", HtmlEscape(data),
+      "; acceptance SPRT [", config.sprt_elo0(), ", ", config.sprt_elo1(),
       "]</p>\n<h2>Generations</h2>\n<table id=\"generations\">",
       Header({"generation", "games", "positions", "loss before", "loss after",
               "K", "Elo vs previous", "Elo vs start", "accepted"}));
@@ -206,6 +229,7 @@ std::string LoopReportHtml(const LoopReport& report, const EngineConfig& start,
         ",\"accepted\":", r.accepted() ? "true" : "false", "}");
   }
   absl::StrAppend(&body, "</table>\n<div id=\"charts\" class=\"grid\"></div>\n",
+                  NetworkSection(report),
                   EvalSection(start, best, "start", "best"));
   absl::StrAppend(&json, "],\"start\":", EvalJson(start),
                   ",\"learned\":", EvalJson(best),

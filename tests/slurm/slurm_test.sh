@@ -163,7 +163,26 @@ CONFIG
 [[ -s "$WORK/loop-slurm/gen1/sprt/merged/games.log" ]] || fail "the loop's SPRT was not merged"
 cmp -s "$WORK/loop-local.txt" "$WORK/loop-slurm.txt" ||
   fail "tuner loop on Slurm differs: $(diff "$WORK/loop-local.txt" "$WORK/loop-slurm.txt")"
-echo "tuner: spsa through sbatch and srun, and loop, on Slurm = in process"
+# The network loop: its data generation and its SPRT sharded, the same table.
+cat >"$WORK/netloop.textproto" <<CONFIG
+name: "tiny-net"
+start_config: "$ROOT/configs/engines/pesto.textproto"
+book: "$ROOT/configs/openings/balanced.epd"
+generations: 1
+selfplay_nodes: 500
+sprt_games: 8
+concurrency: 2
+datagen { games: 8 soft_nodes: 300 seed: 5 }
+held_out_games: 4
+network { layout: PERSPECTIVE whole_evaluation: true hidden_size: 32 epochs: 1 threads: 1 }
+CONFIG
+"$TUNER" loop "$WORK/netloop.textproto" --output_dir="$WORK/netloop-local" \
+    >"$WORK/netloop-local.txt" 2>/dev/null || fail "the network loop in process failed"
+"$TUNER" loop "$WORK/netloop.textproto" --output_dir="$WORK/netloop-slurm" --slurm_shards=2 \
+    --arena="$ARENA" >"$WORK/netloop-slurm.txt" 2>/dev/null || fail "the network loop on Slurm failed"
+cmp -s "$WORK/netloop-local.txt" "$WORK/netloop-slurm.txt" ||
+  fail "the network loop on Slurm differs: $(diff "$WORK/netloop-local.txt" "$WORK/netloop-slurm.txt")"
+echo "tuner: spsa through sbatch and srun, the loop and the network loop, on Slurm = in process"
 
 # 5. Data generation sharded on Slurm: the same positions as in process.
 cat >"$WORK/datagen.textproto" <<CONFIG
