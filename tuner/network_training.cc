@@ -12,15 +12,13 @@
 namespace chess {
 namespace {
 
-constexpr double kCentipawnsPerOutput = 100;  // the output is in pawns
+int16_t Round16(double x) {
+  return int16_t(std::clamp<double>(std::lround(x),
+                                    std::numeric_limits<int16_t>::min(),
+                                    std::numeric_limits<int16_t>::max()));
+}
 
-struct FloatNetwork {
-  int hidden = 0;
-  std::vector<float> input_weights;  // [input][hidden]
-  std::vector<float> hidden_biases;
-  std::vector<float> output_weights;
-  float output_bias = 0;
-};
+constexpr double kCentipawnsPerOutput = 100;  // the output is in pawns
 
 // The output in centipawns; `sums` receives the hidden pre-activations.
 double Forward(const FloatNetwork& net, const uint16_t* inputs, int count,
@@ -36,41 +34,6 @@ double Forward(const FloatNetwork& net, const uint16_t* inputs, int count,
     out += a * a * net.output_weights[j];
   }
   return kCentipawnsPerOutput * out;
-}
-
-int16_t Round16(double x) {
-  return int16_t(std::clamp<double>(std::lround(x),
-                                    std::numeric_limits<int16_t>::min(),
-                                    std::numeric_limits<int16_t>::max()));
-}
-
-NetworkParams Rounded(const FloatNetwork& net) {
-  NetworkParams params;
-  params.set_hidden_size(net.hidden);
-  for (float w : net.input_weights)
-    params.add_input_weights(Round16(w * kNetworkActivationOne));
-  for (float b : net.hidden_biases)
-    params.add_hidden_biases(Round16(b * kNetworkActivationOne));
-  for (float w : net.output_weights)
-    params.add_output_weights(Round16(w * kNetworkOutputOne));
-  params.set_output_bias(int32_t(std::lround(
-      double(net.output_bias) * kNetworkActivationOne * kNetworkOutputOne)));
-  return params;
-}
-
-// The float network that rounds to `params` (Rounded's inverse).
-FloatNetwork Unrounded(const NetworkParams& params) {
-  FloatNetwork net;
-  net.hidden = params.hidden_size();
-  for (int w : params.input_weights())
-    net.input_weights.push_back(float(w) / kNetworkActivationOne);
-  for (int b : params.hidden_biases())
-    net.hidden_biases.push_back(float(b) / kNetworkActivationOne);
-  for (int w : params.output_weights())
-    net.output_weights.push_back(float(w) / kNetworkOutputOne);
-  net.output_bias = float(double(params.output_bias()) /
-                          (double(kNetworkActivationOne) * kNetworkOutputOne));
-  return net;
 }
 
 // A seeded random network whose output weights are zero: it adds nothing to
@@ -115,6 +78,40 @@ struct AdamState {
 };
 
 }  // namespace
+
+NetworkParams Rounded(const FloatNetwork& net, NetworkParams::Layout layout) {
+  const bool perspective = layout == NetworkParams::PERSPECTIVE;
+  const double output_limit = perspective ? kMaxPerspectiveOutputWeight
+                                          : std::numeric_limits<int16_t>::max();
+  NetworkParams params;
+  if (perspective) params.set_layout(layout);
+  params.set_hidden_size(net.hidden);
+  for (float w : net.input_weights)
+    params.add_input_weights(Round16(w * kNetworkActivationOne));
+  for (float b : net.hidden_biases)
+    params.add_hidden_biases(Round16(b * kNetworkActivationOne));
+  for (float w : net.output_weights) {
+    params.add_output_weights(int(std::clamp<double>(
+        Round16(w * kNetworkOutputOne), -output_limit, output_limit)));
+  }
+  params.set_output_bias(int32_t(std::lround(
+      double(net.output_bias) * kNetworkActivationOne * kNetworkOutputOne)));
+  return params;
+}
+
+FloatNetwork Unrounded(const NetworkParams& params) {
+  FloatNetwork net;
+  net.hidden = params.hidden_size();
+  for (int w : params.input_weights())
+    net.input_weights.push_back(float(w) / kNetworkActivationOne);
+  for (int b : params.hidden_biases())
+    net.hidden_biases.push_back(float(b) / kNetworkActivationOne);
+  for (int w : params.output_weights())
+    net.output_weights.push_back(float(w) / kNetworkOutputOne);
+  net.output_bias = float(double(params.output_bias()) /
+                          (double(kNetworkActivationOne) * kNetworkOutputOne));
+  return net;
+}
 
 void NetworkSamples::Add(const Position& pos, int linear_cp, float target) {
   uint16_t inputs[kMaxPieces];
@@ -331,9 +328,9 @@ NetworkTraining TrainNetwork(
                             float(output_bias_gradient) * scale, step_size);
     }
     result.epoch_loss.push_back(train.size() ? epoch_loss / train.size() : 0);
-    if (on_epoch) on_epoch(epoch, Rounded(net));
+    if (on_epoch) on_epoch(epoch, Rounded(net, NetworkParams::SIDE_TO_MOVE));
   }
-  result.params = Rounded(net);
+  result.params = Rounded(net, NetworkParams::SIDE_TO_MOVE);
   return result;
 }
 

@@ -49,6 +49,21 @@ class NetworkSamples {
   std::vector<float> target_;
 };
 
+// A network's weights as floats, an activation of 1.0 and an output of 1
+// pawn: what the trainers fit.
+struct FloatNetwork {
+  int hidden = 0;
+  std::vector<float> input_weights;   // [input][hidden]
+  std::vector<float> hidden_biases;   // [hidden]
+  std::vector<float> output_weights;  // [hidden], or [2][hidden] (PERSPECTIVE)
+  float output_bias = 0;
+};
+
+// `net` in the engine's integers for `layout` (each weight clipped to what
+// the layout allows), and the float network that rounds to `params`.
+NetworkParams Rounded(const FloatNetwork& net, NetworkParams::Layout layout);
+FloatNetwork Unrounded(const NetworkParams& params);
+
 // Mean squared error of sigma(k (linear + network)) against the targets, with
 // the network evaluated exactly as the engine does; an empty network measures
 // the linear evaluation alone.

@@ -15,19 +15,6 @@ namespace {
 
 constexpr double kCentipawnsPerOutput = 100;  // the output is in pawns
 
-struct FloatPerspective {
-  int hidden = 0;
-  std::vector<float> input_weights;   // [input][hidden]
-  std::vector<float> hidden_biases;   // [hidden]
-  std::vector<float> output_weights;  // [side to move, other side][hidden]
-  float output_bias = 0;
-
-  size_t size() const {
-    return input_weights.size() + hidden_biases.size() + output_weights.size() +
-           1;
-  }
-};
-
 // Gradients of one thread's share of a batch, laid out as the weights.
 struct Gradients {
   std::vector<float> input_weights, hidden_biases, output_weights;
@@ -53,44 +40,9 @@ struct Gradients {
   }
 };
 
-int16_t Round16(double x, double limit) {
-  return int16_t(std::clamp<double>(std::lround(x), -limit, limit));
-}
-
-NetworkParams Rounded(const FloatPerspective& net) {
-  NetworkParams params;
-  params.set_layout(NetworkParams::PERSPECTIVE);
-  params.set_hidden_size(net.hidden);
-  for (float w : net.input_weights)
-    params.add_input_weights(Round16(w * kNetworkActivationOne, 32767));
-  for (float b : net.hidden_biases)
-    params.add_hidden_biases(Round16(b * kNetworkActivationOne, 32767));
-  for (float w : net.output_weights) {
-    params.add_output_weights(
-        Round16(w * kNetworkOutputOne, kMaxPerspectiveOutputWeight));
-  }
-  params.set_output_bias(int32_t(std::lround(
-      double(net.output_bias) * kNetworkActivationOne * kNetworkOutputOne)));
-  return params;
-}
-
-FloatPerspective Unrounded(const NetworkParams& params) {
-  FloatPerspective net;
-  net.hidden = params.hidden_size();
-  for (int w : params.input_weights())
-    net.input_weights.push_back(float(w) / kNetworkActivationOne);
-  for (int b : params.hidden_biases())
-    net.hidden_biases.push_back(float(b) / kNetworkActivationOne);
-  for (int w : params.output_weights())
-    net.output_weights.push_back(float(w) / kNetworkOutputOne);
-  net.output_bias = float(double(params.output_bias()) /
-                          (double(kNetworkActivationOne) * kNetworkOutputOne));
-  return net;
-}
-
 // Uniform within +-1/sqrt(fan-in) (bullet's and PyTorch's default), biases 0.
-FloatPerspective RandomPerspective(int hidden, std::mt19937_64& rng) {
-  FloatPerspective net;
+FloatNetwork RandomPerspective(int hidden, std::mt19937_64& rng) {
+  FloatNetwork net;
   net.hidden = hidden;
   std::uniform_real_distribution<float> input(
       -1.0f / std::sqrt(float(kNetworkInputs)),
@@ -121,7 +73,7 @@ void AddRow(const float* __restrict row, int hidden, float* __restrict sums) {
 }
 
 // Forward and backward through one position, into `g`.
-void Accumulate(const FloatPerspective& net, const NetworkSamples& samples,
+void Accumulate(const FloatNetwork& net, const NetworkSamples& samples,
                 size_t i, double k, Gradients& g) {
   const int hidden = net.hidden;
   const uint16_t* inputs = samples.inputs(i);
@@ -190,8 +142,7 @@ NetworkTraining TrainPerspectiveNetwork(
     const std::function<void(int, const NetworkParams&)>& on_epoch,
     const NetworkParams* initial) {
   std::mt19937_64 rng(settings.seed());
-  FloatPerspective net = initial
-                             ? Unrounded(*initial)
+  FloatNetwork net = initial ? Unrounded(*initial)
                              : RandomPerspective(settings.hidden_size(), rng);
   const int hidden = net.hidden;
   const size_t threads =
@@ -259,9 +210,9 @@ NetworkTraining TrainPerspectiveNetwork(
                             scale, step_size, 0);
     }
     result.epoch_loss.push_back(train.size() ? epoch_loss / train.size() : 0);
-    if (on_epoch) on_epoch(epoch, Rounded(net));
+    if (on_epoch) on_epoch(epoch, Rounded(net, NetworkParams::PERSPECTIVE));
   }
-  result.params = Rounded(net);
+  result.params = Rounded(net, NetworkParams::PERSPECTIVE);
   return result;
 }
 
