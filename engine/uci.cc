@@ -141,6 +141,7 @@ void UciSession::HandleUci() {
   Send("option name Threads type spin default 1 min 1 max 1");
   Send("option name Move Overhead type spin default 10 min 0 max 5000");
   Send("option name ConfigFile type string default <empty>");
+  Send("option name Clear Hash type button");
   const auto* search = SearchParams::descriptor();
   for (int i = 0; i < search->field_count(); ++i) {
     if (search->field(i)->name() != "hash_mb")
@@ -267,6 +268,12 @@ void UciSession::HandleSetOption(absl::string_view args) {
   const std::string normalized = NormalizeOptionName(name);
   if (normalized == "threads" || normalized == "ponder" ||
       normalized == "uci_chess960") {
+    return;
+  }
+  if (normalized == "clear_hash") {
+    // As Stockfish: the table and every history, the state a new game starts
+    // from.
+    engine_->NewGame();
     return;
   }
   if (normalized == "move_overhead") {

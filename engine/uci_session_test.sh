@@ -30,13 +30,17 @@ expect() {
   return 1
 }
 
-send uci;                         expect '^uciok$'
+send uci;                         expect '^option name Clear Hash type button$'
+                                  expect '^uciok$'
 send isready;                     expect '^readyok$'
 send "setoption name Hash value 8"
 send "setoption name No Such Option value 3"; expect '^info string'
 send ucinewgame
 send "position startpos moves e2e4 e7e5"
 send "go depth 5";                expect '^bestmove [a-h][1-8][a-h][1-8]'
+# Clear Hash takes no value and answers nothing: the next line is readyok.
+send "setoption name Clear Hash"; send isready
+expect '.'; [[ "$LAST_LINE" == readyok ]] || fail "Clear Hash answered: $LAST_LINE"
 
 # isready answered during an infinite search, stop ends it with a legal move.
 send "position startpos"
