@@ -81,14 +81,21 @@ absl::StatusOr<int64_t> Single(const Option& option, int64_t min, int64_t max) {
   return Integer(option.name, option.values[0], min, max);
 }
 
-// tc=BASE+INC in seconds ("10+0.1", "60"); fastchess's moves/time form is
-// refused.
-absl::Status ParseClock(const std::string& text, TimeControl* tc) {
-  if (text.find('/') != std::string::npos || text == "inf") {
-    return Bad("tc", absl::StrCat("\"", text,
-                                  "\": only BASE+INC in seconds (moves/time "
-                                  "and inf are not supported)"));
+// tc=BASE+INC in seconds ("10+0.1", "60"), or "inf": no clock, the limit
+// then from nodes=, depth= or st=. fastchess's moves/time form is refused.
+absl::Status ParseClock(const std::string& text, TimeControl* tc,
+                        bool* has_limit) {
+  if (text == "inf") {
+    tc->clear_base_ms();
+    tc->clear_increment_ms();
+    return absl::OkStatus();
   }
+  if (text.find('/') != std::string::npos) {
+    return Bad("tc", absl::StrCat("\"", text,
+                                  "\": only BASE+INC in seconds or inf "
+                                  "(moves/time is not supported)"));
+  }
+  *has_limit = true;
   std::vector<std::string> parts = absl::StrSplit(text, '+');
   if (parts.size() > 2) return Bad("tc", absl::StrCat("\"", text, "\""));
   absl::StatusOr<double> base = Number("tc", parts[0]);
@@ -132,8 +139,7 @@ absl::Status ApplyEngineKeys(const std::string& option,
     } else if (key == "proto") {
       if (value != "uci") return Bad(where, "only uci engines are supported");
     } else if (key == "tc") {
-      if (absl::Status s = ParseClock(value, tc); !s.ok()) return s;
-      *has_limit = true;
+      if (absl::Status s = ParseClock(value, tc, has_limit); !s.ok()) return s;
     } else if (key == "st") {
       absl::StatusOr<double> seconds = Number(where, value);
       if (!seconds.ok()) return seconds.status();

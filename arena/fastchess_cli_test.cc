@@ -19,6 +19,17 @@ std::string Error(const std::string& line) {
   return m.ok() ? "" : std::string(m.status().message());
 }
 
+// fastchess's node-limited form: no clock, the nodes the limit.
+TEST(FastchessCliTest, InfiniteClockWithANodeLimit) {
+  auto m = Translate(
+      "-engine cmd=./dev name=dev -engine cmd=base name=base -each tc=inf "
+      "nodes=500 -rounds 2 -repeat");
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(m->config.time_control().nodes(), 500);
+  EXPECT_FALSE(m->config.time_control().has_base_ms());
+  EXPECT_FALSE(m->config.time_control().has_increment_ms());
+}
+
 TEST(FastchessCliTest, TheUsualSprtCommandLine) {
   auto m = Translate(
       "-engine cmd=./dev name=dev option.Hash=16 -engine cmd=base name=base "
@@ -78,6 +89,8 @@ TEST(FastchessCliTest, WhatWeDoNotSupportIsRefusedByName) {
   EXPECT_THAT(Error(two + "-each tc=1 -recover"),
               HasSubstr("-recover: not supported"));
   EXPECT_THAT(Error(two + "-each tc=40/60"), HasSubstr("tc: \"40/60\""));
+  EXPECT_THAT(Error(two + "-each tc=inf"),
+              HasSubstr("no tc=, st=, nodes= or depth="));
   EXPECT_THAT(Error(two + "-each tc=1 ponder=true"),
               HasSubstr("-engine 1 ponder: not supported"));
   EXPECT_THAT(Error(two + "-each tc=1 -sprt elo0=0 elo1=5 model=bayesian"),
