@@ -81,8 +81,9 @@ absl::StatusOr<int64_t> Single(const Option& option, int64_t min, int64_t max) {
   return Integer(option.name, option.values[0], min, max);
 }
 
-// tc=BASE+INC in seconds ("10+0.1", "60"), or "inf": no clock, the limit
-// then from nodes=, depth= or st=. fastchess's moves/time form is refused.
+// tc=[MOVES/]BASE[+INC] in seconds ("10+0.1", "60", "40/60+0.6": 40 moves
+// in 60 s, repeating), or "inf": no clock, the limit then from nodes=, depth=
+// or st=.
 absl::Status ParseClock(const std::string& text, TimeControl* tc,
                         bool* has_limit) {
   if (text == "inf") {
@@ -90,13 +91,20 @@ absl::Status ParseClock(const std::string& text, TimeControl* tc,
     tc->clear_increment_ms();
     return absl::OkStatus();
   }
-  if (text.find('/') != std::string::npos) {
-    return Bad("tc", absl::StrCat("\"", text,
-                                  "\": only BASE+INC in seconds or inf "
-                                  "(moves/time is not supported)"));
-  }
   *has_limit = true;
-  std::vector<std::string> parts = absl::StrSplit(text, '+');
+  absl::string_view clock = text;
+  if (const size_t slash = clock.find('/'); slash != clock.npos) {
+    absl::StatusOr<int64_t> moves =
+        Integer("tc", std::string(clock.substr(0, slash)), 1, 1000);
+    if (!moves.ok()) {
+      return Bad("tc", absl::StrCat("\"", text,
+                                    "\": MOVES/BASE[+INC] needs 1 to 1000 "
+                                    "moves"));
+    }
+    tc->set_moves(int(*moves));
+    clock.remove_prefix(slash + 1);
+  }
+  std::vector<std::string> parts = absl::StrSplit(clock, '+');
   if (parts.size() > 2) return Bad("tc", absl::StrCat("\"", text, "\""));
   absl::StatusOr<double> base = Number("tc", parts[0]);
   if (!base.ok()) return base.status();

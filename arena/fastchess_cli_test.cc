@@ -1,5 +1,8 @@
 #include "arena/fastchess_cli.h"
 
+#include <tuple>
+
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -17,6 +20,22 @@ absl::StatusOr<FastchessMatch> Translate(const std::string& line) {
 std::string Error(const std::string& line) {
   auto m = Translate(line);
   return m.ok() ? "" : std::string(m.status().message());
+}
+
+// The classical moves/time clocks, with and without increment.
+TEST(FastchessCliTest, MovesPerPeriodClocks) {
+  for (const auto& [text, moves, base_ms, increment_ms] :
+       {std::tuple{"40/60+0.6", 40, 60000, 600},
+        std::tuple{"40/60", 40, 60000, 0},
+        std::tuple{"10+0.1", 0, 10000, 100}}) {
+    auto m = Translate(absl::StrCat(
+        "-engine cmd=./dev name=dev -engine cmd=base name=base -each tc=", text,
+        " -rounds 2 -repeat"));
+    ASSERT_TRUE(m.ok()) << text << ": " << m.status();
+    EXPECT_EQ(m->config.time_control().moves(), moves) << text;
+    EXPECT_EQ(m->config.time_control().base_ms(), base_ms) << text;
+    EXPECT_EQ(m->config.time_control().increment_ms(), increment_ms) << text;
+  }
 }
 
 // fastchess's node-limited form: no clock, the nodes the limit.
@@ -88,7 +107,9 @@ TEST(FastchessCliTest, WhatWeDoNotSupportIsRefusedByName) {
   const std::string two = "-engine cmd=a name=a -engine cmd=b name=b ";
   EXPECT_THAT(Error(two + "-each tc=1 -recover"),
               HasSubstr("-recover: not supported"));
-  EXPECT_THAT(Error(two + "-each tc=40/60"), HasSubstr("tc: \"40/60\""));
+  EXPECT_THAT(Error(two + "-each tc=40/"), HasSubstr("tc"));
+  EXPECT_THAT(Error(two + "-each tc=0/60"),
+              HasSubstr("MOVES/BASE[+INC] needs 1 to 1000 moves"));
   EXPECT_THAT(Error(two + "-each tc=inf"),
               HasSubstr("no tc=, st=, nodes= or depth="));
   EXPECT_THAT(Error(two + "-each tc=1 ponder=true"),

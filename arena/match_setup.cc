@@ -30,7 +30,7 @@ absl::Status ValidateTimeControl(const TimeControl& tc,
                                  absl::string_view path) {
   if (tc.depth() < 0 || tc.nodes() < 0 || tc.movetime_ms() < 0 ||
       tc.base_ms() < 0 || tc.increment_ms() < 0 || tc.margin_ms() < 0 ||
-      tc.soft_nodes() < 0) {
+      tc.soft_nodes() < 0 || tc.moves() < 0) {
     return Invalid(path, "time control values must not be negative");
   }
   if (tc.depth() > 100)
@@ -47,6 +47,8 @@ absl::Status ValidateTimeControl(const TimeControl& tc,
     return Invalid(path,
                    "soft_nodes above nodes: the hard cap would end "
                    "every search first");
+  if (tc.moves() > 0 && tc.base_ms() == 0)
+    return Invalid(path, "moves needs a clock: base_ms > 0 per period");
   if (tc.increment_ms() > 0 && tc.base_ms() == 0) {
     return Invalid(
         path,

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_replace.h"
+#include "arena/time_control.h"
 #include "common/parallel.h"
 #include "engine/game.h"
 #include "engine/movegen.h"
@@ -60,16 +61,6 @@ std::string PgnTagValue(absl::string_view s) {
 }
 
 namespace {
-
-std::string PgnTimeControl(const TimeControl& tc) {
-  if (tc.base_ms() > 0 || tc.increment_ms() > 0) {
-    return absl::StrCat(absl::StrFormat("%g", tc.base_ms() / 1000.0), "+",
-                        absl::StrFormat("%g", tc.increment_ms() / 1000.0));
-  }
-  if (tc.movetime_ms() > 0)
-    return absl::StrFormat("%g", tc.movetime_ms() / 1000.0);
-  return "-";
-}
 
 const char* PgnTermination(GameRecord::Termination t) {
   switch (t) {
@@ -151,7 +142,7 @@ std::string ResultString(GameRecord::Result result) {
 }
 
 std::string DescribeTimeControl(const TimeControl& tc) {
-  if (tc.base_ms() > 0 || tc.increment_ms() > 0) return PgnTimeControl(tc);
+  if (tc.base_ms() > 0 || tc.increment_ms() > 0) return ClockText(tc);
   if (tc.movetime_ms() > 0)
     return absl::StrCat("movetime ", tc.movetime_ms(), " ms");
   if (tc.soft_nodes() > 0)
@@ -194,7 +185,7 @@ std::string GameToPgn(const GameRecord& game, const MatchHeader& header) {
     if (p.name() == game.white() && p.has_time_control())
       tc = &p.time_control();
   }
-  tag("TimeControl", PgnTimeControl(*tc));
+  tag("TimeControl", ClockText(*tc));
   tag("Termination", PgnTermination(game.termination()));
   if (!game.reason().empty()) tag("TerminationDetails", game.reason());
   pgn += "\n";

@@ -412,6 +412,8 @@ absl::StatusOr<MoveReply> UciProcessPlayer::Go(const Game& game,
                     limits.time_left_ms[kBlack], " winc ",
                     limits.increment_ms[kWhite], " binc ",
                     limits.increment_ms[kBlack]);
+    if (limits.moves_to_go > 0)
+      absl::StrAppend(&go, " movestogo ", limits.moves_to_go);
   }
   if (absl::Status s = Send(position); !s.ok()) return s;
   if (absl::Status s = Send(go); !s.ok()) return s;

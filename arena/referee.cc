@@ -107,6 +107,7 @@ void PlayGame(const Opening& opening, Seat white, Seat black,
   }
   int64_t clock_ms[2] = {white.time_control.base_ms(),
                          black.time_control.base_ms()};
+  int moves_made[2] = {0, 0};  // of each side, for moves/time clocks
   Adjudicator adjudicator(adjudication);
   const int start_ply = int(opening.moves.size());
 
@@ -145,6 +146,8 @@ void PlayGame(const Opening& opening, Seat white, Seat black,
         limits.time_left_ms[c] = clock_ms[c];
         limits.increment_ms[c] = seats[c]->time_control.increment_ms();
       }
+      if (tc.moves() > 0)
+        limits.moves_to_go = tc.moves() - moves_made[us] % tc.moves();
       if (seat.external) timeout_ms = clock_ms[us] + tc.margin_ms() + 1;
     } else if (tc.movetime_ms() > 0 && seat.external) {
       timeout_ms = tc.movetime_ms() + tc.margin_ms() + 5000;
@@ -173,6 +176,9 @@ void PlayGame(const Opening& opening, Seat white, Seat black,
       }
       clock_ms[us] += tc.increment_ms() - used_ms;
       if (clock_ms[us] < 0) clock_ms[us] = 0;  // within the margin
+      // A period's last move done: the next period's time.
+      if (tc.moves() > 0 && ++moves_made[us] % tc.moves() == 0)
+        clock_ms[us] += tc.base_ms();
     }
     absl::StatusOr<Move> move = ParseUci(pos, reply->move);
     if (!move.ok()) {

@@ -1,5 +1,7 @@
 #include "arena/referee.h"
 
+#include <chrono>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -73,6 +75,56 @@ TEST(RefereeTest, CheckmateEndsTheGameByTheRules) {
   ASSERT_EQ(game.moves_size(), 4);
   EXPECT_EQ(game.moves(3).mate(), 1);
   EXPECT_EQ(game.white(), "white");
+}
+
+// Moves its knights out and back, taking `think_ms` a move, and keeps what
+// it was told.
+class ClockedPlayer : public Player {
+ public:
+  ClockedPlayer(bool white, int64_t think_ms)
+      : white_(white), think_ms_(think_ms) {}
+  absl::Status NewGame() override { return absl::OkStatus(); }
+  absl::StatusOr<MoveReply> Go(const Game&, const SearchLimits& limits,
+                               int64_t) override {
+    seen_.push_back(limits);
+    std::this_thread::sleep_for(std::chrono::milliseconds(think_ms_));
+    // A cycle of eight plies: the first threefold repetition is at ply 16.
+    static constexpr const char* kWhite[] = {"g1f3", "b1c3", "f3g1", "c3b1"};
+    static constexpr const char* kBlack[] = {"b8c6", "g8f6", "c6b8", "f6g8"};
+    const size_t i = (seen_.size() - 1) % 4;
+    return Unscored(white_ ? kWhite[i] : kBlack[i]);
+  }
+  const std::vector<SearchLimits>& seen() const { return seen_; }
+
+ private:
+  bool white_;
+  int64_t think_ms_;
+  std::vector<SearchLimits> seen_;
+};
+
+// 3 moves in 0.3 s, repeating: 80 ms a move would lose on time by the 4th
+// move of a single period; the period's time comes back after every third
+// move, and the moves to go count down to it.
+TEST(RefereeTest, AMovesPerPeriodClockGivesItsTimeBackEachPeriod) {
+  ClockedPlayer white(true, 80), black(false, 80);
+  TimeControl tc;
+  tc.set_base_ms(300);
+  tc.set_moves(3);
+  tc.set_margin_ms(200);
+  Adjudication adjudication;
+  adjudication.set_max_moves(7);
+  GameRecord record;
+  PlayGame(Opening{Position::Start(), {}}, Seat{&white, "white", tc},
+           Seat{&black, "black", tc}, adjudication, &record);
+  EXPECT_EQ(record.termination(), GameRecord::MAX_MOVES) << record.reason();
+  ASSERT_EQ(white.seen().size(), 7u);
+  const int expected_to_go[] = {3, 2, 1, 3, 2, 1, 3};
+  for (int i = 0; i < 7; ++i) {
+    EXPECT_EQ(white.seen()[i].moves_to_go, expected_to_go[i]) << i;
+  }
+  // After the third move the clock held what was left plus 300 ms again.
+  EXPECT_GT(white.seen()[3].time_left_ms[kWhite],
+            white.seen()[2].time_left_ms[kWhite]);
 }
 
 TEST(RefereeTest, ThreefoldRepetitionIsADraw) {

@@ -11,6 +11,7 @@
 #include "arena/report_script.h"
 #include "arena/schedule.h"
 #include "arena/standings.h"
+#include "arena/time_control.h"
 #include "common/files.h"
 #include "common/html.h"
 #include "common/parallel.h"
@@ -169,9 +170,7 @@ std::string Crosstable(const MatchReportData& d) {
 
 std::string TimeControlText(const PlayerConfig& p) {
   const TimeControl& tc = p.time_control();
-  if (tc.has_base_ms())
-    return absl::StrFormat("%g+%g", tc.base_ms() / 1000.0,
-                           tc.increment_ms() / 1000.0);
+  if (tc.has_base_ms()) return ClockText(tc);
   if (tc.has_movetime_ms()) return absl::StrCat(tc.movetime_ms(), " ms/move");
   if (tc.has_nodes()) return absl::StrCat(tc.nodes(), " nodes");
   if (tc.has_depth()) return absl::StrCat("depth ", tc.depth());

@@ -129,6 +129,18 @@ grep -q "resuming: 4 games in the log, 0 to play" fc2.txt || fail "fastchess rer
 "$ARENA" "${fastchess[@]}" -recover >fc3.txt 2>&1; rc=$?
 (( rc == 2 )) && grep -q "^-recover: not supported" fc3.txt || fail "-recover: exit $rc: $(cat fc3.txt)"
 
+# A moves/time clock, as CCRL's 40/15 but short: 5 moves in 1 s, repeating. The
+# engine hears movestogo and its time comes back every 5 moves: no game is lost
+# on time, and PGN's TimeControl says 5/1+0.
+"$ARENA" -engine "cmd=$UCI" name=a -engine "cmd=$UCI" name=b -each tc=5/1 timemargin=100 \
+    -rounds 1 -repeat -maxmoves 16 -pgnout file=mt.pgn --output_dir=mt --progress=false \
+    >mt.txt 2>&1; rc=$?
+(( rc == 0 )) || fail "tc=5/1: exit $rc: $(tail -3 mt.txt)"
+# (Not under a sanitizer, whose 5-20x slower code has no time to spare.)
+[[ -z "${CHESS_HARNESS_SANITIZED:-}" ]] && grep -q "TIME_FORFEIT" mt.txt &&
+  fail "tc=5/1: a game lost on time: $(cat mt.txt)"
+grep -q '^\[TimeControl "5/1+0"\]' mt.pgn || fail "tc=5/1: $(grep TimeControl mt.pgn)"
+
 # A user's own match.textproto is never overwritten: neither in a named
 # --output_dir nor through -event .., which once made the working directory
 # the output directory.
