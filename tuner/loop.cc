@@ -280,14 +280,20 @@ absl::StatusOr<LoopReport> RunLoop(const LoopConfig& config,
     row->set_accepted(accepted);
     row->set_config(candidate.name());
     if (accepted) {
+      // Against the start, unless the SPRT just played that very match.
+      if (best_path == start_path) {
+        row->set_elo_vs_start(p.elo());
+        row->set_elo_vs_start_error(p.elo_error());
+      } else {
+        absl::StatusOr<MatchSummary> vs_start =
+            match(candidate, "best", *start, "start", config.sprt_games(),
+                  config.seed() * 97 + g, false, gen + "/vs_start");
+        if (!vs_start.ok()) return vs_start.status();
+        row->set_elo_vs_start(vs_start->pairings(0).elo());
+        row->set_elo_vs_start_error(vs_start->pairings(0).elo_error());
+      }
       best = candidate;
       best_path = candidate_path;
-      absl::StatusOr<MatchSummary> vs_start =
-          match(best, "best", *start, "start", config.sprt_games(),
-                config.seed() * 97 + g, false, gen + "/vs_start");
-      if (!vs_start.ok()) return vs_start.status();
-      row->set_elo_vs_start(vs_start->pairings(0).elo());
-      row->set_elo_vs_start_error(vs_start->pairings(0).elo_error());
       if (absl::Status s = WriteTextProto(
               best, (fs::path(output_dir) / "best.textproto").string(),
               "# The best config of the tuner loop so far\n");
