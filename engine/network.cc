@@ -102,11 +102,12 @@ absl::StatusOr<Network> Network::FromProto(const NetworkParams& params) {
                             params.input_weights().end());
   net.hidden_biases_.assign(params.hidden_biases().begin(),
                             params.hidden_biases().end());
-  net.output_weights_.assign(params.output_weights().begin(),
-                             params.output_weights().end());
   if (perspective) {
     net.perspective_weights_.assign(params.output_weights().begin(),
                                     params.output_weights().end());
+  } else {
+    net.output_weights_.assign(params.output_weights().begin(),
+                               params.output_weights().end());
   }
   net.output_bias_ = params.output_bias();
   return net;

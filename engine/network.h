@@ -94,8 +94,8 @@ class Network {
   bool whole_evaluation_ = false;
   std::vector<int16_t> input_weights_;  // [input][hidden]
   std::vector<int16_t> hidden_biases_;
-  std::vector<int32_t> output_weights_;
-  std::vector<int16_t> perspective_weights_;  // output_weights_ as 16 bits
+  std::vector<int32_t> output_weights_;       // SIDE_TO_MOVE
+  std::vector<int16_t> perspective_weights_;  // PERSPECTIVE, 2 x hidden
   int64_t output_bias_ = 0;
 };
 

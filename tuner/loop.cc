@@ -46,13 +46,14 @@ absl::StatusOr<DatagenReport> GenerationData(
 // Generation `g` of a network loop: `best` (read from `best_path`) makes its
 // data, a network is trained on it (and the earlier generations' data, with
 // accumulate_data), and `row` gets its data, losses and provenance. A
-// network already trained by an interrupted run is read back, not trained
-// again.
+// network already written to `candidate_path` by an interrupted run is read
+// back, not trained again.
 absl::StatusOr<EngineConfig> NetworkCandidate(
     const LoopConfig& config, const std::string& config_dir,
-    const std::string& output_dir, const EngineConfig& best,
-    const std::string& best_path, int g, const SlurmOptions& slurm,
-    std::ostream& log, NetworkData& data, GenerationRow& row) {
+    const std::string& output_dir, const std::string& candidate_path,
+    const EngineConfig& best, const std::string& best_path, int g,
+    const SlurmOptions& slurm, std::ostream& log, NetworkData& data,
+    GenerationRow& row) {
   const fs::path gen_dir = fs::path(output_dir) / absl::StrCat("gen", g);
   log << "generation " << g << ": data from the best's games\n";
   absl::StatusOr<DatagenReport> made =
@@ -64,24 +65,25 @@ absl::StatusOr<EngineConfig> NetworkCandidate(
       GenerationData(config, config_dir, gen_dir, best, g,
                      config.held_out_games(), 500, "held_out", slurm);
   if (!held_out.ok()) return held_out.status();
-  if (!config.accumulate_data()) data.paths.clear(), data.positions.clear();
+  if (!config.accumulate_data()) {
+    data.paths.clear();
+    data.positions.clear();
+  }
   data.paths.push_back(made->data_path);
   data.positions.push_back(made->positions);
   std::vector<std::string> paths = data.kept;
   paths.insert(paths.end(), data.paths.begin(), data.paths.end());
 
   const NetworkSettings& settings = config.network();
-  const std::string path =
-      (fs::path(output_dir) / absl::StrCat("gen", g, ".textproto")).string();
   std::error_code ec;
   absl::StatusOr<EngineConfig> candidate;
   // The positions the loop made (initial_data's are not counted).
   int64_t positions = 0;
   for (int64_t p : data.positions) positions += p;
-  if (fs::exists(path, ec)) {
-    log << "generation " << g << ": the network trained before, " << path
-        << "\n";
-    candidate = LoadEngineConfig(path);
+  if (fs::exists(candidate_path, ec)) {
+    log << "generation " << g << ": the network trained before, "
+        << candidate_path << "\n";
+    candidate = LoadEngineConfig(candidate_path);
   } else {
     std::vector<DatasetProvenance> datasets;
     absl::StatusOr<NetworkSamples> samples =
@@ -210,8 +212,8 @@ absl::StatusOr<LoopReport> RunLoop(const LoopConfig& config,
     EngineConfig candidate;
     if (config.has_network()) {
       absl::StatusOr<EngineConfig> trained =
-          NetworkCandidate(config, config_dir, output_dir, best, best_path, g,
-                           slurm, log, network_data, *row);
+          NetworkCandidate(config, config_dir, output_dir, candidate_path, best,
+                           best_path, g, slurm, log, network_data, *row);
       if (!trained.ok()) return trained.status();
       candidate = *std::move(trained);
     } else {

@@ -18,8 +18,6 @@ int16_t Round16(double x) {
                                     std::numeric_limits<int16_t>::max()));
 }
 
-constexpr double kCentipawnsPerOutput = 100;  // the output is in pawns
-
 // The output in centipawns; `sums` receives the hidden pre-activations.
 double Forward(const FloatNetwork& net, const uint16_t* inputs, int count,
                float* sums) {

@@ -49,6 +49,9 @@ class NetworkSamples {
   std::vector<float> target_;
 };
 
+// The float networks' output is in pawns.
+inline constexpr double kCentipawnsPerOutput = 100;
+
 // A network's weights as floats, an activation of 1.0 and an output of 1
 // pawn: what the trainers fit.
 struct FloatNetwork {

@@ -13,8 +13,6 @@
 namespace chess {
 namespace {
 
-constexpr double kCentipawnsPerOutput = 100;  // the output is in pawns
-
 // Gradients of one thread's share of a batch, laid out as the weights.
 struct Gradients {
   std::vector<float> input_weights, hidden_biases, output_weights;

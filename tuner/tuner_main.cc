@@ -232,30 +232,16 @@ absl::StatusOr<FitPaths> FitPathsFromFlags(absl::string_view command) {
 // The positions of the datasets at `paths`, each set streamed in chunk by
 // chunk, so that only what the visitor keeps stays in memory. The first pass
 // reports a text dataset's malformed lines (skipped) on stderr, as extract
-// does; it also gives each set's sources to `provenance` when that is set.
-chess::PositionSource DatasetPositions(
-    std::vector<std::string> paths,
-    std::vector<chess::DatasetProvenance>* provenance = nullptr) {
+// does.
+chess::PositionSource DatasetPositions(std::vector<std::string> paths) {
   auto first_pass = std::make_shared<bool>(true);
-  return [paths, first_pass, provenance](const chess::PositionVisitor& visit) {
-    const bool first = *first_pass;
-    std::ostream* report = first ? &std::cerr : nullptr;
+  return [paths, first_pass](const chess::PositionVisitor& visit) {
+    std::ostream* report = *first_pass ? &std::cerr : nullptr;
     *first_pass = false;
     for (const std::string& path : paths) {
-      chess::DatasetProvenance* sources = nullptr;
-      if (first && provenance != nullptr) {
-        provenance->push_back({path, {}});
-        sources = &provenance->back();
-      }
       absl::Status s = chess::ForEachTrainingChunk(
           path,
           [&](const chess::TrainingSet& chunk) {
-            for (const std::string& source : chunk.sources()) {
-              if (sources != nullptr &&
-                  std::find(sources->sources.begin(), sources->sources.end(),
-                            source) == sources->sources.end())
-                sources->sources.push_back(source);
-            }
             for (const chess::TrainingPosition& p : chunk.positions()) {
               if (absl::Status s = visit(p); !s.ok())
                 return absl::Status(s.code(),
