@@ -2,9 +2,11 @@
 
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/text_format.h"
 
@@ -107,12 +109,24 @@ absl::Status ParseTextProto(absl::string_view text,
   return absl::OkStatus();
 }
 
+std::string CommentLines(absl::string_view header_comment) {
+  if (header_comment.empty()) return "";
+  absl::ConsumeSuffix(&header_comment, "\n");
+  std::string comment;
+  for (absl::string_view line : absl::StrSplit(header_comment, '\n')) {
+    const bool safe = line.empty() || absl::StartsWith(line, "#");
+    absl::StrAppend(&comment, safe ? "" : "# ", line, "\n");
+  }
+  return comment;
+}
+
 absl::Status WriteTextProto(const google::protobuf::Message& message,
                             const std::string& path,
                             absl::string_view header_comment) {
   std::string text;
   google::protobuf::TextFormat::PrintToString(message, &text);
-  return WriteFileAtomically(path, absl::StrCat(header_comment, text));
+  return WriteFileAtomically(path,
+                             absl::StrCat(CommentLines(header_comment), text));
 }
 
 }  // namespace chess

@@ -35,8 +35,13 @@ absl::StatusOr<Message> ReadTextProto(const std::string& path) {
   return m;
 }
 
-// The message in text format, `header_comment` first, written atomically
-// (WriteFileAtomically).
+// `header_comment` as comment lines, each starting with '#' and ending with a
+// newline: a newline inside a name it quotes cannot end the comment and
+// start config.
+std::string CommentLines(absl::string_view header_comment);
+
+// The message in text format, `header_comment` first (as CommentLines),
+// written atomically (WriteFileAtomically).
 absl::Status WriteTextProto(const google::protobuf::Message& message,
                             const std::string& path,
                             absl::string_view header_comment = "");

@@ -52,5 +52,22 @@ TEST(TextProtoTest, WrittenAndReadBack) {
   EXPECT_FALSE(none.ok());
 }
 
+// A name with a newline, quoted in the header, stays inside the comment.
+TEST(TextProtoTest, AHeaderCommentCannotAddConfig) {
+  EXPECT_EQ(CommentLines("# loop \"x\nname: \"evil\"\"\n"),
+            "# loop \"x\n# name: \"evil\"\"\n");
+  EXPECT_EQ(CommentLines("# no newline"), "# no newline\n");
+  EXPECT_EQ(CommentLines(""), "");
+  const std::string path =
+      (std::filesystem::path(testing::TempDir()) / "h.textproto").string();
+  FileDescriptorProto message;
+  message.set_name("x.proto");
+  ASSERT_TRUE(
+      WriteTextProto(message, path, "# run \"a\npackage: \"evil\"\n").ok());
+  auto back = ReadTextProto<FileDescriptorProto>(path);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->DebugString(), message.DebugString());
+}
+
 }  // namespace
 }  // namespace chess
