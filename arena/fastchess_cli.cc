@@ -252,6 +252,30 @@ absl::StatusOr<FastchessMatch> TranslateFastchessArgs(
       absl::StatusOr<int64_t> v = Single(o, 1, 100000);
       if (!v.ok()) return v.status();
       c.mutable_adjudication()->set_max_moves(int(*v));
+    } else if (name == "-tb") {
+      if (o.values.size() != 1) return Bad(name, "expects one value");
+      // fastchess separates directories by ';' (Windows) or ':'.
+      std::vector<std::string> dirs;
+      for (absl::string_view dir : absl::StrSplit(
+               o.values[0], absl::ByAnyChar(":;"), absl::SkipEmpty())) {
+        dirs.push_back(Absolute(working_dir, std::string(dir)));
+      }
+      if (dirs.empty()) return Bad(name, "needs a directory");
+      c.mutable_adjudication()->set_tb_path(absl::StrJoin(dirs, ":"));
+    } else if (name == "-tbpieces") {
+      absl::StatusOr<int64_t> v = Single(o, 3, 7);
+      if (!v.ok()) return v.status();
+      c.mutable_adjudication()->set_tb_pieces(int(*v));
+    } else if (name == "-tbadjudicate") {
+      if (o.values.size() != 1) return Bad(name, "expects one value");
+      Adjudication::TbResults results;
+      if (!Adjudication::TbResults_Parse(o.values[0], &results))
+        return Bad(name, absl::StrCat("\"", o.values[0],
+                                      "\" is not BOTH, WIN_LOSS or DRAW"));
+      c.mutable_adjudication()->set_tb_adjudicate(results);
+    } else if (name == "-tbignore50") {
+      if (!o.values.empty()) return Bad(name, "takes no value");
+      c.mutable_adjudication()->set_tb_ignore_50_move_rule(true);
     } else if (name == "-openings") {
       absl::StatusOr<std::map<std::string, std::string>> kv = KeyValues(o);
       if (!kv.ok()) return kv.status();
@@ -381,10 +405,16 @@ absl::StatusOr<FastchessMatch> TranslateFastchessArgs(
       return Bad(name,
                  "not supported: arena understands -engine, -each, -rounds, "
                  "-games, -repeat, -concurrency, -openings, -sprt, -draw, "
-                 "-resign, -maxmoves, -pgnout, -srand, -event");
+                 "-resign, -maxmoves, -tb, -tbpieces, -tbadjudicate, "
+                 "-tbignore50, -pgnout, -srand, -event");
     }
   }
   if (engines.size() < 2) return Bad("-engine", "name at least two engines");
+  const Adjudication& tb = c.adjudication();
+  if (tb.tb_path().empty() && (tb.tb_pieces() > 0 || tb.has_tb_adjudicate() ||
+                               tb.tb_ignore_50_move_rule())) {
+    return Bad("-tbpieces/-tbadjudicate/-tbignore50", "need -tb PATHS");
+  }
   for (size_t i = 0; i < engines.size(); ++i) {
     PlayerConfig* p = c.add_players();
     std::map<std::string, std::string> keys = each;

@@ -49,6 +49,28 @@ TEST(FastchessCliTest, InfiniteClockWithANodeLimit) {
   EXPECT_FALSE(m->config.time_control().has_increment_ms());
 }
 
+// Tablebase adjudication as fastchess spells it: directories made absolute.
+TEST(FastchessCliTest, TablebaseAdjudication) {
+  const std::string engines =
+      "-engine cmd=./dev name=dev -engine cmd=base name=base -each tc=inf "
+      "nodes=500 -rounds 2 -repeat ";
+  auto m = Translate(engines +
+                     "-tb tb/wdl;/srv/tb -tbpieces 5 -tbadjudicate WIN_LOSS "
+                     "-tbignore50");
+  ASSERT_TRUE(m.ok()) << m.status();
+  const Adjudication& a = m->config.adjudication();
+  EXPECT_EQ(a.tb_path(), "/home/me/tb/wdl:/srv/tb");
+  EXPECT_EQ(a.tb_pieces(), 5);
+  EXPECT_EQ(a.tb_adjudicate(), Adjudication::WIN_LOSS);
+  EXPECT_TRUE(a.tb_ignore_50_move_rule());
+  EXPECT_THAT(Error(engines + "-tb /tb -tbadjudicate SOMETIMES"),
+              HasSubstr("BOTH, WIN_LOSS or DRAW"));
+  EXPECT_THAT(Error(engines + "-tb /tb -tbpieces 9"), HasSubstr("-tbpieces"));
+  EXPECT_THAT(Error(engines + "-tbpieces 5"), HasSubstr("need -tb"));
+  EXPECT_THAT(Error(engines + "-tb /tb -tbignore50 yes"),
+              HasSubstr("takes no value"));
+}
+
 TEST(FastchessCliTest, TheUsualSprtCommandLine) {
   auto m = Translate(
       "-engine cmd=./dev name=dev option.Hash=16 -engine cmd=base name=base "

@@ -80,6 +80,9 @@ absl::Status ValidateResult(const GameRecord& game, const Position& final) {
       }
       return absl::OkStatus();
     }
+    case GameRecord::ADJUDICATED_TABLEBASE:
+      return game.result() != GameRecord::UNFINISHED ? absl::OkStatus()
+                                                     : Bad(what);
     case GameRecord::ADJUDICATED_RESIGN:
     case GameRecord::TIME_FORFEIT:
     case GameRecord::ILLEGAL_MOVE:

@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "arena/schedule.h"
 #include "arena/stats.h"
 #include "common/files.h"
@@ -138,6 +140,9 @@ absl::Status ValidateMatchShape(const MatchConfig& c) {
       a.max_moves() < 0) {
     return Invalid("adjudication", "values must be positive");
   }
+  if (a.tb_pieces() < 0 || a.tb_pieces() > 7) {
+    return Invalid("adjudication.tb_pieces", "must be 0 (all) to 7");
+  }
   if (c.openings().random_plies() < 0 || c.openings().random_plies() > 40)
     return Invalid("openings.random_plies", "must be 0..40");
   if (c.openings().max_plies() < 0 || c.openings().start_index() < 0) {
@@ -220,6 +225,43 @@ absl::Status ResolvePlayers(MatchConfig* c, const std::string& base_dir) {
   return absl::OkStatus();
 }
 
+// Tablebase directories relative to the config, made absolute; each must
+// exist, and every user of Fathom's one set of tables in this process (the
+// adjudication, in-process players) must name the same.
+absl::Status ResolveTablebases(MatchConfig* c, const std::string& base_dir) {
+  Adjudication* a = c->mutable_adjudication();
+  if (!a->tb_path().empty()) {
+    std::vector<std::string> dirs;
+    for (absl::string_view dir :
+         absl::StrSplit(a->tb_path(), ':', absl::SkipEmpty())) {
+      dirs.push_back(
+          fs::absolute(ResolvePath(base_dir, std::string(dir))).string());
+      std::error_code error;
+      if (!fs::is_directory(dirs.back(), error)) {
+        return Invalid(
+            "adjudication.tb_path",
+            absl::StrCat("\"", dirs.back(), "\" is not a directory"));
+      }
+    }
+    a->set_tb_path(absl::StrJoin(dirs, ":"));
+  }
+  std::string tables = a->tb_path(), first_user = "adjudication.tb_path";
+  for (int i = 0; i < c->players_size(); ++i) {
+    const std::string& path = c->players(i).config().tablebases().syzygy_path();
+    if (c->players(i).has_external() || path.empty()) continue;
+    if (tables.empty()) {
+      tables = path;
+      first_user = absl::StrCat("players[", i, "]");
+    } else if (path != tables) {
+      return Invalid(
+          absl::StrCat("players[", i, "].config.tablebases.syzygy_path"),
+          absl::StrCat("\"", path, "\" differs from ", first_user, "'s \"",
+                       tables, "\": one process holds one set of tables"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<LoadedMatch> ParseMatch(absl::string_view text,
@@ -231,6 +273,7 @@ absl::StatusOr<LoadedMatch> ParseMatch(absl::string_view text,
       ParseTextProto(text, source_name, &c, [&]() -> absl::Status {
         if (absl::Status s = ValidateMatchShape(c); !s.ok()) return s;
         if (absl::Status s = ResolvePlayers(&c, base_dir); !s.ok()) return s;
+        if (absl::Status s = ResolveTablebases(&c, base_dir); !s.ok()) return s;
         if (!c.openings().file().empty()) {
           const std::string path = ResolvePath(base_dir, c.openings().file());
           BookFormat format = c.openings().format() == Openings::PGN

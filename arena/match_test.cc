@@ -116,6 +116,28 @@ TEST(MatchConfigTest, HugeCountsAreRefused) {
   EXPECT_EQ(match->schedule.size(), 4u);
 }
 
+// Tablebase directories must exist, and one process holds one set of tables:
+// in-process players that probe tables name the adjudication's.
+TEST(MatchConfigTest, TablebasePathsAreCheckedAndShared) {
+  const std::string tmp = ::testing::TempDir();
+  EXPECT_THAT(
+      ParseError(absl::StrCat(kTwoPlayers,
+                              "games: 2\ntime_control { nodes: 5 }\n"
+                              "adjudication { tb_path: \"/no/such/tb\" }\n")),
+      HasSubstr("adjudication.tb_path: \"/no/such/tb\" is not a directory"));
+  EXPECT_THAT(
+      ParseError(absl::StrCat(
+          "players { name: \"a\" config { tablebases { syzygy_path: \"/\" } "
+          "} }\nplayers { name: \"b\" config {} }\n",
+          "games: 2\ntime_control { nodes: 5 }\nadjudication { tb_path: \"",
+          tmp, "\" }\n")),
+      HasSubstr("one process holds one set of tables"));
+  EXPECT_THAT(ParseError(absl::StrCat(kTwoPlayers,
+                                      "games: 2\ntime_control { nodes: 5 }\n"
+                                      "adjudication { tb_pieces: 8 }\n")),
+              HasSubstr("tb_pieces"));
+}
+
 TEST(MatchTest, OutputDirectoryThatCannotBeMadeIsAnIoError) {
   auto match = ParseMatch(
       absl::StrCat(kTwoPlayers, "games: 2\ntime_control { nodes: 5 }\n"),

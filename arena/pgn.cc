@@ -66,6 +66,7 @@ const char* PgnTermination(GameRecord::Termination t) {
   switch (t) {
     case GameRecord::ADJUDICATED_RESIGN:
     case GameRecord::ADJUDICATED_DRAW:
+    case GameRecord::ADJUDICATED_TABLEBASE:
     case GameRecord::MAX_MOVES:
       return "adjudication";
     case GameRecord::TIME_FORFEIT:

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/stopwatch.h"
 #include "engine/notation.h"
+#include "engine/syzygy.h"
 
 namespace chess {
 namespace {
@@ -74,6 +75,36 @@ GameRecord::Termination FromRules(Termination t) {
   }
 }
 
+// The tables' verdict on the position a move reached, as the adjudication
+// asks for it; UNFINISHED when there is none or it is not to be used.
+GameRecord::Result TablebaseVerdict(const Position& pos,
+                                    const Adjudication& adjudication) {
+  if (adjudication.tb_path().empty() ||
+      !syzygy::Probeable(
+          pos, adjudication.tb_pieces() > 0 ? adjudication.tb_pieces() : 64)) {
+    return GameRecord::UNFINISHED;
+  }
+  const std::optional<syzygy::Wdl> wdl = syzygy::ProbeWdl(pos);
+  if (!wdl) return GameRecord::UNFINISHED;
+  const int value =
+      int(syzygy::WithRule50(*wdl, !adjudication.tb_ignore_50_move_rule()));
+  const bool decisive = value != 0;
+  const Adjudication::TbResults wanted = adjudication.tb_adjudicate();
+  if ((decisive && wanted == Adjudication::DRAW) ||
+      (!decisive && wanted == Adjudication::WIN_LOSS)) {
+    return GameRecord::UNFINISHED;
+  }
+  if (!decisive) return GameRecord::DRAW;
+  const bool white_wins = (value > 0) == (pos.side_to_move() == kWhite);
+  return white_wins ? GameRecord::WHITE_WINS : GameRecord::BLACK_WINS;
+}
+
+const char* ResultWords(GameRecord::Result result) {
+  return result == GameRecord::WHITE_WINS   ? "White wins"
+         : result == GameRecord::BLACK_WINS ? "Black wins"
+                                            : "a draw";
+}
+
 void Finish(GameRecord* record, GameRecord::Result result,
             GameRecord::Termination termination, std::string reason) {
   record->set_result(result);
@@ -109,6 +140,11 @@ void PlayGame(const Opening& opening, Seat white, Seat black,
                          black.time_control.base_ms()};
   int moves_made[2] = {0, 0};  // of each side, for moves/time clocks
   Adjudicator adjudicator(adjudication);
+  if (!adjudication.tb_path().empty()) {
+    // Validated: the directories exist. The tables every game of the match
+    // shares are loaded once; this only compares paths.
+    syzygy::Load(adjudication.tb_path()).IgnoreError();
+  }
   const int start_ply = int(opening.moves.size());
 
   while (true) {
@@ -204,6 +240,15 @@ void PlayGame(const Opening& opening, Seat white, Seat black,
     m->set_time_us(used_us);
     const int full_move = pos.fullmove_number();
     game.Play(*move);  // `pos` now refers to the new position
+    if (game.GetOutcome().result == GameResult::kOngoing) {
+      if (const GameRecord::Result verdict =
+              TablebaseVerdict(game.position(), adjudication);
+          verdict != GameRecord::UNFINISHED) {
+        Finish(record, verdict, GameRecord::ADJUDICATED_TABLEBASE,
+               absl::StrCat("Syzygy tablebases: ", ResultWords(verdict)));
+        return;
+      }
+    }
 
     const int white_view =
         (us == kWhite ? 1 : -1) *

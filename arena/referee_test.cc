@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "engine/test_util.h"
 #include "gtest/gtest.h"
 
 namespace chess {
@@ -226,6 +227,52 @@ TEST(RefereeTest, APlayerThatStopsAnsweringOrCannotStartLoses) {
   EXPECT_EQ(game.result(), GameRecord::BLACK_WINS);
   EXPECT_EQ(game.termination(), GameRecord::ENGINE_START_FAILURE);
   EXPECT_TRUE(absl::StrContains(game.reason(), "no such program"));
+}
+
+// Syzygy adjudication with the real 3- and 4-piece tables of ../shared.
+class TablebaseAdjudicationTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const std::filesystem::path dir = testing::SharedDirectory("tablebases");
+    if (dir.empty()) {
+      GTEST_SKIP() << "../shared/tablebases is absent; skipping tablebase "
+                      "adjudication";
+    }
+    adjudication_.set_tb_path((dir / "syzygy").string());
+  }
+  GameRecord PlayFrom(const std::string& fen, std::vector<MoveReply> white) {
+    ScriptedPlayer w(std::move(white)), b({});
+    GameRecord record;
+    PlayGame(Opening{testing::FromFen(fen), {}}, Seat{&w, "white"},
+             Seat{&b, "black"}, adjudication_, &record);
+    return record;
+  }
+  Adjudication adjudication_;
+};
+
+TEST_F(TablebaseAdjudicationTest, CaptureIntoAWonEndingEndsTheGame) {
+  // Kxe2 leaves king and queen against king: won for White.
+  const GameRecord game =
+      PlayFrom("4k3/8/8/8/8/8/4r3/3QK3 w - - 0 1", {Reply("e1e2", 0)});
+  EXPECT_EQ(game.result(), GameRecord::WHITE_WINS);
+  EXPECT_EQ(game.termination(), GameRecord::ADJUDICATED_TABLEBASE);
+  EXPECT_EQ(game.reason(), "Syzygy tablebases: White wins");
+}
+
+TEST_F(TablebaseAdjudicationTest, DrawsOnlyWhenAskedFor) {
+  // Kxb2 leaves a rook pawn the defending king stands in front of: a draw.
+  const std::string fen = "k7/8/8/8/8/8/Pr6/K7 w - - 0 1";
+  GameRecord game = PlayFrom(fen, {Reply("a1b2", 0)});
+  EXPECT_EQ(game.result(), GameRecord::DRAW);
+  EXPECT_EQ(game.termination(), GameRecord::ADJUDICATED_TABLEBASE);
+  adjudication_.set_tb_adjudicate(Adjudication::WIN_LOSS);
+  game = PlayFrom(fen, {Reply("a1b2", 0)});
+  EXPECT_NE(game.termination(), GameRecord::ADJUDICATED_TABLEBASE);
+  // With at most 3 pieces adjudicated, a 4-piece win is played on.
+  adjudication_.set_tb_adjudicate(Adjudication::BOTH);
+  adjudication_.set_tb_pieces(3);
+  game = PlayFrom("4k3/8/8/8/8/8/4r3/2RQK3 w - - 0 1", {Reply("e1e2", 0)});
+  EXPECT_NE(game.termination(), GameRecord::ADJUDICATED_TABLEBASE);
 }
 
 }  // namespace

@@ -55,6 +55,29 @@ constexpr Range kSearchRanges[] = {
     {"see_noisy_margin_cp", 0, 2000},
 };
 
+absl::Status ValidateTablebases(const TablebaseParams& tb) {
+  if (tb.syzygy_probe_limit() < 0 || tb.syzygy_probe_limit() > 7) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("tablebases.syzygy_probe_limit (SyzygyProbeLimit) = ",
+                     tb.syzygy_probe_limit(), " is outside [0, 7]"));
+  }
+  if (tb.syzygy_probe_depth() < 1 || tb.syzygy_probe_depth() > 100) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("tablebases.syzygy_probe_depth (SyzygyProbeDepth) = ",
+                     tb.syzygy_probe_depth(), " is outside [1, 100]"));
+  }
+  for (absl::string_view dir :
+       absl::StrSplit(tb.syzygy_path(), ':', absl::SkipEmpty())) {
+    std::error_code error;
+    if (!std::filesystem::is_directory(std::string(dir), error)) {
+      return absl::NotFoundError(
+          absl::StrCat("tablebases.syzygy_path (SyzygyPath): \"", dir,
+                       "\" is not a directory"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 extern const char kDefaultConfigText[];
@@ -99,7 +122,7 @@ absl::Status ValidateEngineConfig(const EngineConfig& config) {
                        range.min, ", ", range.max, "]"));
     }
   }
-  return absl::OkStatus();
+  return ValidateTablebases(config.tablebases());
 }
 
 absl::StatusOr<EngineConfig> ParseEngineConfig(absl::string_view text,

@@ -47,6 +47,11 @@ absl::Status SetScalarField(Message* message, const FieldDescriptor* field,
       r->SetEnum(message, field, e);
       return absl::OkStatus();
     }
+    case FieldDescriptor::CPPTYPE_STRING:
+      // GUIs send "<empty>" for an empty string option.
+      r->SetString(message, field,
+                   value == "<empty>" ? std::string() : std::string(value));
+      return absl::OkStatus();
     default:
       return bad();
   }
@@ -71,6 +76,15 @@ std::string NormalizeOptionName(absl::string_view name) {
 
 namespace {
 
+// Stockfish's spelling of the tablebase options, normalized, and their fields.
+std::string TablebaseFieldName(const std::string& name) {
+  if (name == "syzygypath") return "syzygy_path";
+  if (name == "syzygyprobelimit") return "syzygy_probe_limit";
+  if (name == "syzygyprobedepth") return "syzygy_probe_depth";
+  if (name == "syzygy50moverule") return "syzygy_50_move_rule";
+  return name;
+}
+
 absl::Status SetOptionInPlace(absl::string_view raw_name,
                               absl::string_view value, EngineConfig* config) {
   const std::string name = NormalizeOptionName(raw_name);
@@ -84,6 +98,10 @@ absl::Status SetOptionInPlace(absl::string_view raw_name,
   }
   if (const FieldDescriptor* f = FindScalarField(config->eval(), name)) {
     return SetScalarField(config->mutable_eval(), f, value);
+  }
+  if (const FieldDescriptor* f =
+          FindScalarField(config->tablebases(), TablebaseFieldName(name))) {
+    return SetScalarField(config->mutable_tablebases(), f, value);
   }
   int feature;
   Phase phase;

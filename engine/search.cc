@@ -113,6 +113,10 @@ void Engine::SetConfig(const EngineConfig& config) {
   eval_cache_.Clear();
   pawn_cache_.Clear();
   if (resize) tt_.Resize(params_.hash_mb());
+  // Validated: the directories exist. Tables Fathom cannot read leave the
+  // engine probing none (syzygy::Loaded() tells).
+  if (!config.tablebases().syzygy_path().empty())
+    syzygy::Load(config.tablebases().syzygy_path()).IgnoreError();
   const double divisor = params_.lmr_divisor_x100() / 100.0;
   for (int d = 0; d < 64; ++d) {
     for (int m = 0; m < 64; ++m) {
@@ -190,7 +194,7 @@ bool Engine::ShouldStop() {
     stop_ = true;
   } else if (hard_limit_ms_ && nodes_ >= next_clock_check_) {
     next_clock_check_ = nodes_ + 1024;
-    if (ElapsedMs() >= hard_limit_ms_) stop_ = true;
+    if (!Pondering() && ClockMs() >= hard_limit_ms_) stop_ = true;
   }
   return stop_.load(std::memory_order_relaxed);
 }
@@ -203,6 +207,90 @@ bool Engine::IsDraw(const Position& pos, int ply) const {
     if (keys_[index - back] == pos.key()) return true;
   }
   return false;
+}
+
+bool Engine::HasRepeated(const Position& root) const {
+  const size_t last = root_key_index_;
+  const size_t reach = std::min<size_t>(root.halfmove_clock(), last);
+  for (size_t i = last - reach; i <= last; ++i) {
+    for (size_t j = i + 4; j <= last; j += 2) {
+      if (keys_[i] == keys_[j]) return true;
+    }
+  }
+  return false;
+}
+
+int Engine::TablebaseScore(syzygy::Wdl wdl, int ply) const {
+  // With the 50-move rule a cursed win or blessed loss is a draw, +-2 so that
+  // the search still prefers the side of it that the rule did not spoil.
+  const int draw_band = config_.tablebases().syzygy_50_move_rule() ? 1 : 0;
+  const int v = int(wdl);
+  return v < -draw_band  ? -kTbWinScore + ply
+         : v > draw_band ? kTbWinScore - ply
+                         : 2 * v * draw_band;
+}
+
+std::optional<Engine::TablebaseVerdict> Engine::ProbeTablebases(
+    const Position& pos, int depth, int ply) {
+  if (tb_probe_limit_ == 0 || ply == 0 || pos.halfmove_clock() != 0 ||
+      depth < config_.tablebases().syzygy_probe_depth() ||
+      !syzygy::Probeable(pos, tb_probe_limit_)) {
+    return std::nullopt;
+  }
+  const std::optional<syzygy::Wdl> wdl = syzygy::ProbeWdl(pos);
+  if (!wdl) return std::nullopt;
+  ++tb_hits_;
+  const int score = TablebaseScore(*wdl, ply);
+  return TablebaseVerdict{score, score >= kTbWinScore - kMaxPly ? kBoundLower
+                                 : score <= -kTbWinScore + kMaxPly
+                                     ? kBoundUpper
+                                     : kBoundExact};
+}
+
+void Engine::ChooseRootMoves(const Position& pos, const SearchLimits& limits) {
+  root_moves_.clear();
+  root_tb_value_.reset();
+  tb_hits_ = 0;
+  const TablebaseParams& tb = config_.tablebases();
+  tb_probe_limit_ = tb.syzygy_path().empty() ? 0 : tb.syzygy_probe_limit();
+  if (tb_probe_limit_ > 0 && syzygy::Probeable(pos, tb_probe_limit_)) {
+    if (std::optional<syzygy::RootRanking> ranking = syzygy::RankRootMoves(
+            pos, HasRepeated(pos), tb.syzygy_50_move_rule())) {
+      root_moves_ = std::move(ranking->best_moves);
+      root_tb_value_ = ranking->value;
+      ++tb_hits_;
+      // DTZ already chose moves that make progress; probing below the root
+      // would only cut the lines that show how. Without DTZ, probes still help
+      // a winning side find the way.
+      if (ranking->by_dtz || int(ranking->value) <= 0) tb_probe_limit_ = 0;
+    }
+  }
+  if (limits.search_moves.empty()) return;
+  std::vector<Move> allowed;
+  for (Move m : LegalMoves(pos)) {
+    const bool asked =
+        std::find(limits.search_moves.begin(), limits.search_moves.end(), m) !=
+        limits.search_moves.end();
+    const bool ranked = root_moves_.empty() ||
+                        std::find(root_moves_.begin(), root_moves_.end(), m) !=
+                            root_moves_.end();
+    if (asked && ranked) allowed.push_back(m);
+  }
+  // Asked moves the tables rank lower are still searched, as asked.
+  if (allowed.empty()) {
+    for (Move m : LegalMoves(pos))
+      if (std::find(limits.search_moves.begin(), limits.search_moves.end(),
+                    m) != limits.search_moves.end())
+        allowed.push_back(m);
+  }
+  if (!allowed.empty()) root_moves_ = std::move(allowed);
+}
+
+MoveList Engine::MovesAt(const Position& pos, int ply) const {
+  if (ply > 0 || root_moves_.empty()) return LegalMoves(pos);
+  MoveList moves;
+  for (Move m : root_moves_) moves.Add(m);
+  return moves;
 }
 
 void Engine::UpdatePv(int ply, Move m) {
@@ -386,7 +474,7 @@ int Engine::Minimax(const Position& pos, int depth, int ply) {
   ++nodes_;
   if (ShouldStop()) return 0;
   seldepth_ = std::max(seldepth_, ply);
-  MoveList moves = LegalMoves(pos);
+  MoveList moves = MovesAt(pos, ply);
   if (moves.empty()) return pos.InCheck() ? -kMateScore + ply : 0;
   int best = -kInfinity;
   for (Move m : moves) {
@@ -426,6 +514,27 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
     const int tt_score = ScoreFromTT(entry->score, ply);
     if (BoundCuts(Bound(entry->bound), tt_score, alpha, beta)) return tt_score;
   }
+  const int original_alpha = alpha;
+  // A proven win is at least its score, a proven loss at most; where that
+  // does not settle the node, a principal variation node searches on with
+  // the bound it gives.
+  int tb_floor = -kInfinity, tb_ceiling = kInfinity;
+  if (const std::optional<TablebaseVerdict> tb =
+          ProbeTablebases(pos, depth, ply)) {
+    if (BoundCuts(tb->bound, tb->score, alpha, beta)) {
+      if (use_tt) {
+        tt_.Store(pos.key(), Move::None(), ScoreToTT(tb->score, ply),
+                  std::min(depth + 6, kMaxPly - 1), tb->bound);
+      }
+      return tb->score;
+    }
+    if (pv_node && tb->bound == kBoundLower) {
+      tb_floor = tb->score;
+      alpha = std::max(alpha, tb_floor);
+    } else if (pv_node && tb->bound == kBoundUpper) {
+      tb_ceiling = tb->score;
+    }
+  }
 
   const bool in_check = pos.InCheck();
   const Color us = pos.side_to_move();
@@ -457,7 +566,7 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
     if (score >= beta) return score >= kMateBound ? beta : score;
   }
 
-  MoveList moves = LegalMoves(pos);
+  MoveList moves = MovesAt(pos, ply);
   if (moves.empty()) return in_check ? -kMateScore + ply : 0;
   int scores[256];
   ScoreMoves(pos, moves, tt_move, ply, scores);
@@ -484,8 +593,7 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
           : 256;
 
   const bool pvs = params_.algorithm() == SearchParams::PVS;
-  const int original_alpha = alpha;
-  int best = -kInfinity;
+  int best = tb_floor;
   Move best_move;
   Move quiets_tried[256];
   int quiet_count = 0;
@@ -588,9 +696,13 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
     }
     if (quiet) quiets_tried[quiet_count++] = m;
   }
+  best = std::min(best, tb_ceiling);
   if (use_tt) {
-    tt_.Store(pos.key(), best_move, ScoreToTT(best, ply), depth,
-              BoundOf(best, original_alpha, beta));
+    // What no move beat is the tables' floor: a lower bound.
+    const Bound bound = best_move.is_none() && tb_floor > -kInfinity
+                            ? kBoundLower
+                            : BoundOf(best, original_alpha, beta);
+    tt_.Store(pos.key(), best_move, ScoreToTT(best, ply), depth, bound);
   }
   return best;
 }
@@ -633,6 +745,8 @@ SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
                           const SearchLimits& limits,
                           const InfoCallback& on_iteration) {
   start_.Restart();
+  // A ponderhit that came before the search began: its clock starts now.
+  if (!Pondering()) ponderhit_at_us_ = 0;
   nodes_ = 0;
   next_clock_check_ = 0;
   seldepth_ = 0;
@@ -647,7 +761,8 @@ SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
     for (auto& from : side)
       for (int& h : from) h /= 2;
 
-  const MoveList root_moves = LegalMoves(pos);
+  ChooseRootMoves(pos, limits);
+  const MoveList root_moves = MovesAt(pos, 0);
   SearchInfo result;
   if (root_moves.empty()) {
     result.score = pos.InCheck() ? -kMateScore : 0;
@@ -680,31 +795,40 @@ SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
     previous_score = score;
     result.depth = depth;
     result.seldepth = seldepth_;
-    result.score = score;
+    // Below a root the tables ranked, the search sees no tablebase score:
+    // the tables' verdict is the position's value.
+    result.score = root_tb_value_ && !IsMateScore(score)
+                       ? TablebaseScore(*root_tb_value_, 0)
+                       : score;
+    result.tb_hits = tb_hits_;
     result.best_move = pv_[0][0];
     result.pv.assign(pv_[0], pv_[0] + pv_length_[0]);
     result.nodes = nodes_;
     result.time_ms = ElapsedMs();
     if (on_iteration) result.hashfull = tt_.Hashfull();  // sampled: not free
     if (on_iteration) on_iteration(result);
-    if (limits.infinite) continue;
+    if (limits.infinite || Pondering()) continue;
     if (limits.soft_nodes > 0 && nodes_ >= limits.soft_nodes) break;
-    if (time_managed &&
-        (root_moves.size() == 1 || ElapsedMs() >= soft_limit_ms_))
+    if (time_managed && (root_moves.size() == 1 || ClockMs() >= soft_limit_ms_))
       break;
     if (IsMateScore(score) && MateInMoves(score) > 0 &&
         depth >= 2 * MateInMoves(score) + 1 && !limits.depth) {
       break;  // a proven mate will not get better
     }
   }
-  // "go infinite" must not return before "stop".
-  while (limits.infinite && !stop_.load(std::memory_order_relaxed)) {
+  // "go infinite" must not return before "stop", "go ponder" not before
+  // "ponderhit" or "stop".
+  while ((limits.infinite || Pondering()) &&
+         !stop_.load(std::memory_order_relaxed)) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   result.nodes = nodes_;
+  result.tb_hits = tb_hits_;
   result.time_ms = ElapsedMs();
   if (on_iteration) result.hashfull = tt_.Hashfull();  // sampled: not free
   stop_ = false;
+  pondering_ = false;
+  ponderhit_at_us_ = 0;
   return result;
 }
 

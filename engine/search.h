@@ -25,6 +25,7 @@
 #include "engine/movegen.h"
 #include "engine/network.h"
 #include "engine/position.h"
+#include "engine/syzygy.h"
 #include "engine/tt.h"
 
 namespace chess {
@@ -45,6 +46,8 @@ struct SearchLimits {
   int moves_to_go = 0;
   // Search until Stop(); no limit applies.
   bool infinite = false;
+  // Only these root moves (UCI "go searchmoves"); empty: all.
+  std::vector<Move> search_moves;
 };
 
 // One report per completed iteration, and the final result.
@@ -57,6 +60,7 @@ struct SearchInfo {
   uint64_t nodes = 0;
   int64_t time_ms = 0;
   int hashfull = 0;
+  uint64_t tb_hits = 0;  // tablebase probes that answered
   std::vector<Move> pv;
 };
 
@@ -97,6 +101,18 @@ class Engine {
   // ClearStop() for a Stop() that came too late.
   void Stop() { stop_.store(true, std::memory_order_relaxed); }
   void ClearStop() { stop_.store(false, std::memory_order_relaxed); }
+  // Pondering (UCI "go ponder"), called before Search(): the search's limits
+  // do not apply and it does not return until PonderHit() or Stop(). Thread-
+  // safe, as is PonderHit(): the opponent played the move the search assumed;
+  // it goes on under its limits, their clock starting now.
+  void BeginPonder() {
+    ponderhit_at_us_.store(0, std::memory_order_relaxed);
+    pondering_.store(true, std::memory_order_release);
+  }
+  void PonderHit() {
+    ponderhit_at_us_.store(NowMicros(), std::memory_order_relaxed);
+    pondering_.store(false, std::memory_order_release);
+  }
 
   // The static evaluation the search uses (the linear evaluation plus the
   // network, noise included), from the side to move; kept in a cache. `ply`:
@@ -130,6 +146,22 @@ class Engine {
     return params_.order_mvv_lva() && params_.see_ordering();
   }
   bool IsDraw(const Position& pos, int ply) const;
+  // Whether a position since the last capture or pawn move occurred twice.
+  bool HasRepeated(const Position& root) const;
+  // The root moves a search considers (tablebase ranking, searchmoves);
+  // root_moves_ empty: all legal moves.
+  void ChooseRootMoves(const Position& pos, const SearchLimits& limits);
+  // The moves searched at `ply`: root_moves_ at the root when set.
+  MoveList MovesAt(const Position& pos, int ply) const;
+  // The score of a tablebase value `ply` plies from the root.
+  int TablebaseScore(syzygy::Wdl wdl, int ply) const;
+  // A node's tablebase verdict: its score and what the score bounds.
+  struct TablebaseVerdict {
+    int score;
+    Bound bound;
+  };
+  std::optional<TablebaseVerdict> ProbeTablebases(const Position& pos,
+                                                  int depth, int ply);
   bool ShouldStop();
   // The continuation history row of the move `back` plies before `ply`,
   // indexed by a reply's PieceSquare; null when there is none.
@@ -154,6 +186,18 @@ class Engine {
   void UpdatePv(int ply, Move m);
   void SetTimeLimits(const Position& pos, const SearchLimits& limits);
   int64_t ElapsedMs() const;
+  static int64_t NowMicros() {
+    return std::chrono::duration_cast<std::chrono::microseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  }
+  // The time the limits count: since the search began or since PonderHit().
+  // Read after Pondering() is false, which orders it after PonderHit().
+  int64_t ClockMs() const {
+    const int64_t hit = ponderhit_at_us_.load(std::memory_order_relaxed);
+    return hit ? (NowMicros() - hit) / 1000 : ElapsedMs();
+  }
+  bool Pondering() const { return pondering_.load(std::memory_order_acquire); }
 
   EngineConfig config_;
   SearchParams params_;
@@ -168,6 +212,8 @@ class Engine {
 
   // Per-search state.
   std::atomic<bool> stop_{false};
+  std::atomic<bool> pondering_{false};
+  std::atomic<int64_t> ponderhit_at_us_{0};  // 0: no ponderhit
   uint64_t nodes_ = 0;
   uint64_t node_limit_ = 0;
   int seldepth_ = 0;
@@ -177,6 +223,12 @@ class Engine {
   // Some nodes are counted without a stop check, so the clock is read at the
   // first check past this count rather than at exact multiples of 1024.
   uint64_t next_clock_check_ = 0;
+  // Tablebases: the most pieces probed in this search (0: none), probes that
+  // answered, the root's value when the tables ranked its moves.
+  int tb_probe_limit_ = 0;
+  uint64_t tb_hits_ = 0;
+  std::optional<syzygy::Wdl> root_tb_value_;
+  std::vector<Move> root_moves_;
   std::vector<Key> keys_;  // game history, then the current search path
   size_t root_key_index_ = 0;
   Move killers_[kMaxPly + 2][2];

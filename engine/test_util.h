@@ -2,6 +2,7 @@
 #ifndef ENGINE_TEST_UTIL_H_
 #define ENGINE_TEST_UTIL_H_
 
+#include <filesystem>
 #include <random>
 #include <string>
 #include <vector>
@@ -17,6 +18,21 @@ inline Position FromFen(const std::string& fen) {
   absl::StatusOr<Position> pos = Position::FromFen(fen);
   EXPECT_TRUE(pos.ok()) << pos.status();
   return *pos;
+}
+
+// A directory of ../shared (beside the checkout: books, tablebases), found
+// through a file of the repository the test has among its data; empty when
+// it is absent.
+inline std::filesystem::path SharedDirectory(const std::string& name) {
+  std::error_code error;
+  const std::filesystem::path config =
+      std::filesystem::canonical("configs/engines/default.textproto", error);
+  if (error) return {};
+  const std::filesystem::path dir =
+      config.parent_path().parent_path().parent_path().parent_path() /
+      "shared" / name;
+  return std::filesystem::is_directory(dir, error) ? dir
+                                                   : std::filesystem::path();
 }
 
 // Positions reached by seeded random play from the start, `count` games of up

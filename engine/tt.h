@@ -74,6 +74,9 @@ class TranspositionTable {
 inline constexpr int kMateScore = 32000;
 inline constexpr int kMateBound = kMateScore - 1000;
 inline constexpr int kInfinity = 32001;
+// A win the tablebases prove, less the plies to reach it: above every
+// evaluation, below every mate.
+inline constexpr int kTbWinScore = kMateBound - 1000;
 inline int ScoreToTT(int score, int ply) {
   return score >= kMateBound    ? score + ply
          : score <= -kMateBound ? score - ply

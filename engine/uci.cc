@@ -17,6 +17,7 @@
 #include "engine/config_option.h"
 #include "engine/eval_weights.h"
 #include "engine/notation.h"
+#include "engine/syzygy.h"
 
 namespace chess {
 namespace {
@@ -62,9 +63,9 @@ std::string FormatInfo(const SearchInfo& info) {
   const uint64_t nps = info.time_ms > 0 ? info.nodes * 1000 / info.time_ms : 0;
   return absl::StrFormat(
       "info depth %d seldepth %d score %s nodes %d nps %d time %d hashfull %d "
-      "pv %s",
+      "tbhits %d pv %s",
       info.depth, info.seldepth, FormatScore(info.score), info.nodes, nps,
-      info.time_ms, info.hashfull, absl::StrJoin(pv, " "));
+      info.time_ms, info.hashfull, info.tb_hits, absl::StrJoin(pv, " "));
 }
 
 }  // namespace
@@ -124,8 +125,9 @@ bool UciSession::HandleLine(absl::string_view line) {
     HandleBench(args);
   } else if (command == "d") {
     Send(absl::StrCat("info string fen ", game_.position().ToFen()));
-  } else if (command != "ponderhit" && command != "debug" &&
-             command != "register") {
+  } else if (command == "ponderhit") {
+    engine_->PonderHit();
+  } else if (command != "debug" && command != "register") {
     Send(absl::StrCat("info string unknown command: ", line));
   }
   return true;
@@ -142,6 +144,11 @@ void UciSession::HandleUci() {
   Send("option name Move Overhead type spin default 10 min 0 max 5000");
   Send("option name ConfigFile type string default <empty>");
   Send("option name Clear Hash type button");
+  Send("option name Ponder type check default false");
+  Send("option name SyzygyPath type string default <empty>");
+  Send("option name SyzygyProbeDepth type spin default 1 min 1 max 100");
+  Send("option name Syzygy50MoveRule type check default true");
+  Send("option name SyzygyProbeLimit type spin default 7 min 0 max 7");
   const auto* search = SearchParams::descriptor();
   for (int i = 0; i < search->field_count(); ++i) {
     if (search->field(i)->name() != "hash_mb")
@@ -188,6 +195,7 @@ void UciSession::HandlePosition(absl::string_view args) {
 
 void UciSession::HandleGo(absl::string_view args) {
   SearchLimits limits;
+  bool ponder = false;
   std::vector<absl::string_view> words =
       absl::StrSplit(args, ' ', absl::SkipEmpty());
   for (size_t i = 0; i < words.size(); ++i) {
@@ -197,6 +205,20 @@ void UciSession::HandleGo(absl::string_view args) {
         i + 1 < words.size() && absl::SimpleAtoi(words[i + 1], &value);
     if (key == "infinite") {
       limits.infinite = true;
+      continue;
+    }
+    if (key == "ponder") {
+      ponder = true;
+      continue;
+    }
+    if (key == "searchmoves") {
+      // The moves that follow, up to the first word that is not one.
+      while (i + 1 < words.size()) {
+        absl::StatusOr<Move> m = ParseUci(game_.position(), words[i + 1]);
+        if (!m.ok()) break;
+        limits.search_moves.push_back(*m);
+        ++i;
+      }
       continue;
     }
     static constexpr absl::string_view kNumeric[] = {
@@ -209,8 +231,7 @@ void UciSession::HandleGo(absl::string_view args) {
                         "\" needs a number; not searching"));
       return;
     }
-    if (!has_value)
-      continue;  // unknown words ("ponder", "searchmoves ...") are skipped
+    if (!has_value) continue;  // unknown words are skipped
     ++i;
     if (key == "depth")
       limits.depth = int(std::max<int64_t>(value, 1));
@@ -231,17 +252,22 @@ void UciSession::HandleGo(absl::string_view args) {
   }
   engine_->ClearStop();  // a "stop" that arrived after the previous search had
                          // ended
+  if (ponder) engine_->BeginPonder();
   search_thread_ = std::thread([this, limits, game = game_]() {
     SearchInfo info = engine_->Search(
         game, limits, [this](const SearchInfo& i) { Send(FormatInfo(i)); });
-    Send(absl::StrCat("bestmove ", ToUci(info.best_move)));
+    // The reply the search expects, which a GUI ponders on.
+    const bool has_reply = info.pv.size() >= 2 && info.pv[0] == info.best_move;
+    Send(absl::StrCat(
+        "bestmove ", ToUci(info.best_move),
+        has_reply ? absl::StrCat(" ponder ", ToUci(info.pv[1])) : ""));
   });
 }
 
-void UciSession::TryConfig(const EngineConfig& config, absl::string_view what) {
+bool UciSession::TryConfig(const EngineConfig& config, absl::string_view what) {
   if (absl::Status s = ValidateEngineConfig(config); !s.ok()) {
     Send(absl::StrCat("info string error: ", what, ": ", s.message()));
-    return;
+    return false;
   }
   engine_->SetConfig(config);
   if (engine_->hash_mb_in_use() != uint64_t(config.search().hash_mb())) {
@@ -249,6 +275,7 @@ void UciSession::TryConfig(const EngineConfig& config, absl::string_view what) {
                       " MB could not be allocated; using ",
                       engine_->hash_mb_in_use(), " MB"));
   }
+  return true;
 }
 
 void UciSession::HandleSetOption(absl::string_view args) {
@@ -268,6 +295,19 @@ void UciSession::HandleSetOption(absl::string_view args) {
   const std::string normalized = NormalizeOptionName(name);
   if (normalized == "threads" || normalized == "ponder" ||
       normalized == "uci_chess960") {
+    return;
+  }
+  if (normalized == "syzygypath") {
+    EngineConfig config = engine_->config();
+    if (absl::Status s = SetConfigOption(name, value, &config); !s.ok()) {
+      Send(absl::StrCat("info string error: ", s.message()));
+      return;
+    }
+    if (TryConfig(config, name) && !config.tablebases().syzygy_path().empty()) {
+      const syzygy::TableSet tables = syzygy::Loaded();
+      Send(absl::StrCat("info string Found ", tables.tables,
+                        " tablebases, up to ", tables.largest, " pieces"));
+    }
     return;
   }
   if (normalized == "clear_hash") {

@@ -36,9 +36,9 @@ class UciSession {
   void HandleBench(absl::string_view args);
   void StopSearch();
   void WaitForSearch();
-  // Applies a changed config if valid; otherwise reports why and keeps the old
-  // one.
-  void TryConfig(const EngineConfig& config, absl::string_view what);
+  // Applies a changed config if valid (true); otherwise reports why and keeps
+  // the old one.
+  bool TryConfig(const EngineConfig& config, absl::string_view what);
 
   std::ostream& out_;
   std::mutex out_mutex_;

@@ -52,13 +52,44 @@ send stop;                        expect '^bestmove [a-h][1-8][a-h][1-8]' 5
 # Stopped at once, and a position with a single legal move.
 send "go infinite"; send stop;    expect '^bestmove [a-h][1-8][a-h][1-8]' 5
 send "position fen k7/8/8/8/8/8/q7/7K w - - 0 1"
-send "go wtime 1000 btime 1000";  expect '^bestmove h1g1$' 5
+send "go wtime 1000 btime 1000";  expect '^bestmove h1g1( ponder [a-h][1-8][a-h][1-8])?$' 5
 # Mate found and reported as "score mate 1".
 send "position fen 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
 send "go depth 6";                expect 'score mate 1 ' 5; expect '^bestmove a1a8$' 5
 # Checkmated and stalemated positions still get an answer.
 send "position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"
 send "go depth 3";                expect '^bestmove 0000$' 5
+
+# Pondering: no bestmove before ponderhit or stop, whatever the clock says; after
+# ponderhit the clock counts again. The bestmove names the reply to ponder on.
+send "position startpos moves e2e4"
+send "go ponder wtime 200 btime 200"
+sleep 1
+send isready;                     expect '^(readyok|bestmove.*)$' 2
+[[ "$LAST_LINE" == readyok ]] || fail "pondering search answered early: $LAST_LINE"
+send ponderhit;                   expect '^bestmove [a-h][1-8][a-h][1-8] ponder [a-h][1-8][a-h][1-8]$' 5
+send "go ponder wtime 200 btime 200"; sleep 0.3
+send stop;                        expect '^bestmove [a-h][1-8][a-h][1-8]' 5
+# searchmoves: only the moves listed.
+send "position startpos"
+send "go depth 5 searchmoves a2a3 h2h3"; expect '^bestmove (a2a3|h2h3)' 5
+
+# Syzygy tablebases (../shared beside the checkout): the tables' verdict as the score.
+send "setoption name SyzygyPath value /no/such/tables"; expect '^info string error: .*/no/such/tables'
+shared_tb=""
+if [[ -f configs/engines/default.textproto ]]; then
+  shared_tb="$(dirname "$(readlink -f configs/engines/default.textproto)")/../../../shared/tablebases/syzygy"
+fi
+if [[ -d "$shared_tb" ]]; then
+  send "setoption name SyzygyPath value $shared_tb"
+  expect '^info string Found 35 tablebases, up to 4 pieces$'
+  send "position fen 4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
+  send "go depth 4";              expect 'score cp 30000 .*tbhits [1-9]' 5
+                                  expect '^bestmove' 5
+  send "setoption name SyzygyPath value <empty>"; send isready; expect '^readyok$'
+else
+  echo "SKIP: ../shared/tablebases is absent; no tablebase search checked"
+fi
 
 # Garbage never kills the engine.
 send "position fen not a fen";    expect '^info string'

@@ -9,6 +9,10 @@ ARENA="$PWD/$1"
 FAKE="$PWD/$2"
 UCI="$PWD/$3"
 WORK="${TEST_TMPDIR:-$(mktemp -d)}/cli"
+# ../shared beside the checkout, found through a runfile's real path.
+SHARED_TB=""
+[[ -f configs/engines/default.textproto ]] &&
+  SHARED_TB="$(dirname "$(readlink -f configs/engines/default.textproto)")/../../../shared/tablebases/syzygy"
 rm -rf "$WORK"; mkdir -p "$WORK"
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
@@ -140,6 +144,27 @@ grep -q "resuming: 4 games in the log, 0 to play" fc2.txt || fail "fastchess rer
 [[ -z "${CHESS_HARNESS_SANITIZED:-}" ]] && grep -q "TIME_FORFEIT" mt.txt &&
   fail "tc=5/1: a game lost on time: $(cat mt.txt)"
 grep -q '^\[TimeControl "5/1+0"\]' mt.pgn || fail "tc=5/1: $(grep TimeControl mt.pgn)"
+
+# Tablebase adjudication, fastchess's -tb: from two 5-piece endings a capture
+# reaches the 3-piece tables, whose verdict ends the game (a win, a draw) in the
+# log, the summary and the PGN; a missing directory is exit 2.
+if [[ -d "$SHARED_TB" ]]; then
+  printf '%s\n' "4k3/8/8/8/8/8/4r3/3QK3 w - -" "k7/8/8/8/8/8/Pr6/K7 w - -" >tb.epd
+  "$ARENA" -engine "cmd=$UCI" name=a -engine "cmd=$UCI" name=b -each tc=inf nodes=2000 \
+      -rounds 2 -repeat -openings file=tb.epd format=epd order=sequential \
+      -tb "$SHARED_TB" -pgnout file=tb.pgn --output_dir=tb --progress=false >tb.txt 2>&1; rc=$?
+  (( rc == 0 )) || fail "-tb: exit $rc: $(tail -3 tb.txt)"
+  grep -q "Terminations: ADJUDICATED_TABLEBASE 4" tb.txt || fail "-tb: $(tail -4 tb.txt)"
+  [[ "$(grep -c 'TerminationDetails "Syzygy tablebases: White wins"' tb.pgn)" == 2 &&
+     "$(grep -c 'TerminationDetails "Syzygy tablebases: a draw"' tb.pgn)" == 2 ]] ||
+    fail "-tb: PGN $(grep Termination tb.pgn)"
+else
+  echo "SKIP: ../shared/tablebases is absent; tablebase adjudication not played"
+fi
+"$ARENA" -engine "cmd=$UCI" name=a -engine "cmd=$UCI" name=b -each tc=inf nodes=200 \
+    -rounds 1 -repeat -tb /no/such/tables --output_dir=notb --progress=false >notb.txt 2>&1; rc=$?
+(( rc == 2 )) && grep -q "/no/such/tables\" is not a directory" notb.txt ||
+  fail "-tb with a missing directory: exit $rc: $(cat notb.txt)"
 
 # A user's own match.textproto is never overwritten: neither in a named
 # --output_dir nor through -event .., which once made the working directory

@@ -1,0 +1,150 @@
+#include "engine/syzygy.h"
+
+#include <algorithm>
+#include <string>
+
+#include "engine/config.h"
+#include "engine/notation.h"
+#include "engine/search.h"
+#include "engine/test_util.h"
+#include "gtest/gtest.h"
+
+namespace chess {
+namespace {
+
+using syzygy::Wdl;
+using testing::FromFen;
+
+// Every 3- and 4-piece table, from ../shared/tablebases/syzygy.
+class SyzygyTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const std::filesystem::path dir = testing::SharedDirectory("tablebases");
+    if (dir.empty()) {
+      GTEST_SKIP() << "../shared/tablebases is absent; skipping the tests "
+                      "that probe real tables";
+    }
+    path_ = (dir / "syzygy").string();
+    absl::StatusOr<syzygy::TableSet> tables = syzygy::Load(path_);
+    ASSERT_TRUE(tables.ok()) << tables.status();
+    ASSERT_EQ(tables->tables, 35);
+    ASSERT_EQ(tables->largest, 4);
+  }
+  std::string path_;
+};
+
+TEST(SyzygyLoadTest, MissingDirectoryIsAnErrorNamingIt) {
+  absl::StatusOr<syzygy::TableSet> tables = syzygy::Load("/no/such/dir:/tmp");
+  ASSERT_FALSE(tables.ok());
+  EXPECT_NE(tables.status().message().find("/no/such/dir"), std::string::npos);
+}
+
+TEST(SyzygyLoadTest, ConfigWithMissingDirectoryIsRefused) {
+  EngineConfig config = DefaultEngineConfig();
+  config.mutable_tablebases()->set_syzygy_path("/no/such/tables");
+  const absl::Status status = ValidateEngineConfig(config);
+  EXPECT_FALSE(status.ok());
+  EXPECT_NE(status.message().find("syzygy_path"), std::string::npos);
+  config.mutable_tablebases()->set_syzygy_path("");
+  config.mutable_tablebases()->set_syzygy_probe_limit(8);
+  EXPECT_FALSE(ValidateEngineConfig(config).ok());
+}
+
+// Known values, the same Stockfish 15.1 gives with these tables.
+TEST_F(SyzygyTest, WinDrawLossOfKnownPositions) {
+  struct Case {
+    const char* fen;
+    Wdl wdl;
+  } cases[] = {
+      {"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", Wdl::kWin},   // KPvK, opposition
+      {"4k3/8/8/8/8/8/4P3/4K3 b - - 0 1", Wdl::kDraw},  // black takes it
+      {"k7/8/8/8/8/8/P7/K7 w - - 0 1", Wdl::kDraw},     // rook pawn
+      {"8/8/8/8/8/3k4/8/3KQ3 b - - 0 1", Wdl::kLoss},   // KQvK
+      {"8/8/8/8/8/3k4/8/3KQ3 w - - 0 1", Wdl::kWin},
+      {"8/8/4k3/8/8/8/8/4KN2 w - - 0 1", Wdl::kDraw},  // KNvK
+      {"8/8/4k3/8/8/8/8/4KB2 b - - 0 1", Wdl::kDraw},  // KBvK
+  };
+  for (const Case& c : cases) {
+    const std::optional<Wdl> wdl = syzygy::ProbeWdl(FromFen(c.fen));
+    ASSERT_TRUE(wdl.has_value()) << c.fen;
+    EXPECT_EQ(int(*wdl), int(c.wdl)) << c.fen;
+  }
+  // Too many pieces, castling rights, a clock Fathom cannot use: no answer.
+  EXPECT_FALSE(syzygy::ProbeWdl(Position::Start()).has_value());
+  EXPECT_FALSE(
+      syzygy::ProbeWdl(FromFen("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1")).has_value());
+  EXPECT_FALSE(
+      syzygy::ProbeWdl(FromFen("4k3/8/8/8/8/8/4P3/4K3 w - - 3 9")).has_value());
+}
+
+TEST_F(SyzygyTest, RootMovesKeepTheWin) {
+  const Position pos = FromFen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
+  const std::optional<syzygy::RootRanking> ranking =
+      syzygy::RankRootMoves(pos, false, true);
+  ASSERT_TRUE(ranking.has_value());
+  EXPECT_TRUE(ranking->by_dtz);
+  EXPECT_EQ(int(ranking->value), int(Wdl::kWin));
+  // Kf2 (Stockfish's choice) wins; Kd1 lets black take the opposition.
+  auto has = [&](const char* uci) {
+    const Move m = *ParseUci(pos, uci);
+    return std::find(ranking->best_moves.begin(), ranking->best_moves.end(),
+                     m) != ranking->best_moves.end();
+  };
+  EXPECT_TRUE(has("e1f2"));
+  EXPECT_FALSE(has("e1d1"));
+}
+
+EngineConfig WithTables(const std::string& path) {
+  EngineConfig config = DefaultEngineConfig();
+  config.mutable_search()->set_hash_mb(1);
+  config.mutable_tablebases()->set_syzygy_path(path);
+  return config;
+}
+
+TEST_F(SyzygyTest, SearchReportsTheTablesVerdictAndRepeats) {
+  Engine engine(WithTables(path_));
+  SearchLimits limits;
+  limits.depth = 6;
+  const Position won = FromFen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
+  const SearchInfo info = engine.Search(won, {}, limits);
+  EXPECT_GE(info.score, kTbWinScore - kMaxPly);
+  EXPECT_GT(info.tb_hits, 0u);
+  engine.NewGame();
+  const SearchInfo again = engine.Search(won, {}, limits);
+  EXPECT_EQ(again.nodes, info.nodes);
+  EXPECT_EQ(again.best_move, info.best_move);
+  // Black to move holds the draw.
+  const SearchInfo drawn =
+      engine.Search(FromFen("4k3/8/8/8/8/8/4P3/4K3 b - - 0 1"), {}, limits);
+  EXPECT_EQ(drawn.score, 0);
+}
+
+TEST_F(SyzygyTest, SearchProbesPositionsACaptureReaches) {
+  // Five pieces: the root is not in the tables, Rxe2 reaches KRvK... and
+  // the search finds the rook can be taken for a won ending.
+  const Position pos = FromFen("4k3/8/8/8/8/8/4r3/3QK3 w - - 0 1");
+  SearchLimits limits;
+  limits.depth = 6;
+  Engine with_tables(WithTables(path_));
+  const SearchInfo info = with_tables.Search(pos, {}, limits);
+  EXPECT_GT(info.tb_hits, 0u);
+  EXPECT_GE(info.score, kTbWinScore - kMaxPly);
+  Engine without(WithTables(""));
+  EXPECT_EQ(without.Search(pos, {}, limits).tb_hits, 0u);
+}
+
+TEST(SearchMovesTest, OnlyTheGivenRootMovesAreSearched) {
+  EngineConfig config = DefaultEngineConfig();
+  config.mutable_search()->set_hash_mb(1);
+  Engine engine(config);
+  SearchLimits limits;
+  limits.depth = 4;
+  const Position start = Position::Start();
+  limits.search_moves = {*ParseUci(start, "a2a3"), *ParseUci(start, "h2h4")};
+  const SearchInfo info = engine.Search(start, {}, limits);
+  EXPECT_TRUE(info.best_move == limits.search_moves[0] ||
+              info.best_move == limits.search_moves[1]);
+}
+
+}  // namespace
+}  // namespace chess
