@@ -364,13 +364,13 @@ absl::Status UciProcessPlayer::NewGame() {
   return absl::OkStatus();
 }
 
-namespace {
-
-void ParseInfo(absl::string_view line, MoveReply* reply) {
+void ParseUciInfo(absl::string_view line, MoveReply* reply) {
   std::vector<absl::string_view> w =
       absl::StrSplit(line, ' ', absl::SkipEmpty());
   for (size_t i = 1; i + 1 < w.size(); ++i) {
     if (w[i] == "pv" || w[i] == "string") return;
+    // With MultiPV the other lines score other moves: the best line counts.
+    if (w[i] == "multipv" && w[i + 1] != "1") return;
     int64_t v;
     if (w[i] == "score" && i + 2 < w.size() && absl::SimpleAtoi(w[i + 2], &v)) {
       if (w[i + 1] == "cp") {
@@ -389,8 +389,6 @@ void ParseInfo(absl::string_view line, MoveReply* reply) {
     }
   }
 }
-
-}  // namespace
 
 absl::StatusOr<MoveReply> UciProcessPlayer::Go(const Game& game,
                                                const SearchLimits& limits,
@@ -431,7 +429,7 @@ absl::StatusOr<MoveReply> UciProcessPlayer::Go(const Game& game,
         absl::StrAppend(&reply.notes, reply.notes.empty() ? "" : " | ",
                         line->substr(12));
     } else if (absl::StartsWith(*line, "info ")) {
-      ParseInfo(*line, &reply);
+      ParseUciInfo(*line, &reply);
     } else if (absl::StartsWith(*line, "bestmove")) {
       std::vector<absl::string_view> words =
           absl::StrSplit(*line, ' ', absl::SkipEmpty());

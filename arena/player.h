@@ -31,6 +31,10 @@ struct MoveReply {
   std::string notes;
 };
 
+// Takes what an "info" line of a UCI engine tells into `reply`: score (of the
+// best line only, under MultiPV), depth, seldepth, nodes.
+void ParseUciInfo(absl::string_view line, MoveReply* reply);
+
 class Player {
  public:
   virtual ~Player() = default;

@@ -5,6 +5,23 @@
 namespace chess {
 namespace {
 
+TEST(UciInfoTest, TheBestLineScoresUnderMultiPv) {
+  MoveReply reply;
+  ParseUciInfo(
+      "info depth 9 seldepth 12 multipv 1 score cp 35 nodes 900 pv e2e4",
+      &reply);
+  ParseUciInfo(
+      "info depth 9 seldepth 12 multipv 2 score cp -80 nodes 950 pv a2a3",
+      &reply);
+  EXPECT_TRUE(reply.has_score);
+  EXPECT_EQ(reply.score_cp, 35);
+  EXPECT_EQ(reply.depth, 9);
+  EXPECT_EQ(reply.nodes, 900u);
+  ParseUciInfo("info depth 10 score mate 3 nodes 2000 pv e2e4", &reply);
+  EXPECT_EQ(reply.mate, 3);
+  EXPECT_EQ(reply.depth, 10);
+}
+
 TEST(UciOptionTest, ParsesWhatEnginesAdvertise) {
   auto spin = ParseUciOptionLine(
       "option name Move Overhead type spin default 10 min 0 max 5000");

@@ -53,6 +53,7 @@ constexpr Range kSearchRanges[] = {
     {"see_pruning_max_depth", 0, 64},
     {"see_quiet_margin_cp", 0, 2000},
     {"see_noisy_margin_cp", 0, 2000},
+    {"multi_pv", 1, 256},
 };
 
 absl::Status ValidateTablebases(const TablebaseParams& tb) {

@@ -93,6 +93,11 @@ absl::Status SetOptionInPlace(absl::string_view raw_name,
         config->mutable_search(),
         SearchParams::descriptor()->FindFieldByName("hash_mb"), value);
   }
+  if (name == "multipv") {
+    return SetScalarField(
+        config->mutable_search(),
+        SearchParams::descriptor()->FindFieldByName("multi_pv"), value);
+  }
   if (const FieldDescriptor* f = FindScalarField(config->search(), name)) {
     return SetScalarField(config->mutable_search(), f, value);
   }
@@ -161,6 +166,7 @@ absl::StatusOr<double> GetNumericConfigOption(absl::string_view raw_name,
                                               const EngineConfig& config) {
   std::string name = NormalizeOptionName(raw_name);
   if (name == "hash") name = "hash_mb";
+  if (name == "multipv") name = "multi_pv";
   if (const FieldDescriptor* f = FindScalarField(config.search(), name)) {
     return NumericField(config.search(), f);
   }

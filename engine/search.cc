@@ -287,10 +287,45 @@ void Engine::ChooseRootMoves(const Position& pos, const SearchLimits& limits) {
 }
 
 MoveList Engine::MovesAt(const Position& pos, int ply) const {
-  if (ply > 0 || root_moves_.empty()) return LegalMoves(pos);
+  if (ply > 0 || (root_moves_.empty() && excluded_root_moves_.empty()))
+    return LegalMoves(pos);
+  MoveList candidates;
+  if (root_moves_.empty()) {
+    candidates = LegalMoves(pos);
+  } else {
+    for (Move m : root_moves_) candidates.Add(m);
+  }
   MoveList moves;
-  for (Move m : root_moves_) moves.Add(m);
+  for (Move m : candidates) {
+    if (std::find(excluded_root_moves_.begin(), excluded_root_moves_.end(),
+                  m) == excluded_root_moves_.end())
+      moves.Add(m);
+  }
   return moves;
+}
+
+bool Engine::SearchOtherLines(const Position& pos, int depth,
+                              std::vector<PvLine>* lines) {
+  const size_t wanted =
+      std::min<size_t>(params_.multi_pv(), MovesAt(pos, 0).size());
+  excluded_root_moves_.clear();
+  for (size_t i = 1; i < wanted; ++i) {
+    excluded_root_moves_.push_back((*lines)[i - 1].pv[0]);
+    const int previous = i < lines->size() ? (*lines)[i].score : 0;
+    const int score = SearchRoot(pos, depth, previous);
+    if (stop_.load(std::memory_order_relaxed)) {
+      excluded_root_moves_.clear();
+      return false;
+    }
+    PvLine line{score, std::vector<Move>(pv_[0], pv_[0] + pv_length_[0])};
+    if (line.pv.empty()) break;
+    if (i < lines->size())
+      (*lines)[i] = std::move(line);
+    else
+      lines->push_back(std::move(line));
+  }
+  excluded_root_moves_.clear();
+  return true;
 }
 
 void Engine::UpdatePv(int ply, Move m) {
@@ -803,6 +838,12 @@ SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
     result.tb_hits = tb_hits_;
     result.best_move = pv_[0][0];
     result.pv.assign(pv_[0], pv_[0] + pv_length_[0]);
+    if (params_.multi_pv() > 1) {
+      // A line cut short keeps the previous iteration's.
+      if (result.lines.empty()) result.lines.resize(1);
+      result.lines[0] = PvLine{result.score, result.pv};
+      if (!SearchOtherLines(pos, depth, &result.lines)) break;
+    }
     result.nodes = nodes_;
     result.time_ms = ElapsedMs();
     if (on_iteration) result.hashfull = tt_.Hashfull();  // sampled: not free

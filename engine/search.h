@@ -50,6 +50,12 @@ struct SearchLimits {
   std::vector<Move> search_moves;
 };
 
+// A principal variation and its score (MultiPV).
+struct PvLine {
+  int score = 0;
+  std::vector<Move> pv;
+};
+
 // One report per completed iteration, and the final result.
 struct SearchInfo {
   Move best_move;
@@ -62,6 +68,9 @@ struct SearchInfo {
   int hashfull = 0;
   uint64_t tb_hits = 0;  // tablebase probes that answered
   std::vector<Move> pv;
+  // With MultiPV above 1: the best lines of the last completed iteration,
+  // best first (lines[0] is score and pv); empty otherwise.
+  std::vector<PvLine> lines;
 };
 
 inline bool IsMateScore(int score) { return std::abs(score) >= kMateBound; }
@@ -151,7 +160,12 @@ class Engine {
   // The root moves a search considers (tablebase ranking, searchmoves);
   // root_moves_ empty: all legal moves.
   void ChooseRootMoves(const Position& pos, const SearchLimits& limits);
-  // The moves searched at `ply`: root_moves_ at the root when set.
+  // MultiPV: the best lines after the first at `depth`, each searched
+  // without the first moves of those before; false when the search stopped.
+  bool SearchOtherLines(const Position& pos, int depth,
+                        std::vector<PvLine>* lines);
+  // The moves searched at `ply`: root_moves_ at the root when set, less
+  // excluded_root_moves_.
   MoveList MovesAt(const Position& pos, int ply) const;
   // The score of a tablebase value `ply` plies from the root.
   int TablebaseScore(syzygy::Wdl wdl, int ply) const;
@@ -229,6 +243,7 @@ class Engine {
   uint64_t tb_hits_ = 0;
   std::optional<syzygy::Wdl> root_tb_value_;
   std::vector<Move> root_moves_;
+  std::vector<Move> excluded_root_moves_;  // MultiPV: lines already found
   std::vector<Key> keys_;  // game history, then the current search path
   size_t root_key_index_ = 0;
   Move killers_[kMaxPly + 2][2];

@@ -312,5 +312,48 @@ TEST(SearchTest, HugeClockValuesDoNotOverflow) {
   EXPECT_FALSE(engine.Search(Game(), limits).best_move.is_none());
 }
 
+TEST(SearchMovesTest, OnlyTheGivenRootMovesAreSearched) {
+  EngineConfig config = DefaultEngineConfig();
+  config.mutable_search()->set_hash_mb(1);
+  Engine engine(config);
+  SearchLimits limits;
+  limits.depth = 4;
+  const Position start = Position::Start();
+  limits.search_moves = {*ParseUci(start, "a2a3"), *ParseUci(start, "h2h4")};
+  const SearchInfo info = engine.Search(start, {}, limits);
+  EXPECT_TRUE(info.best_move == limits.search_moves[0] ||
+              info.best_move == limits.search_moves[1]);
+}
+
+TEST(MultiPvTest, DistinctBestLinesBestFirst) {
+  EngineConfig config = DefaultEngineConfig();
+  config.mutable_search()->set_hash_mb(1);
+  config.mutable_search()->set_multi_pv(3);
+  Engine engine(config);
+  SearchLimits limits;
+  limits.depth = 6;
+  int reports = 0;
+  const SearchInfo info =
+      engine.Search(Position::Start(), {}, limits, [&](const SearchInfo& i) {
+        ++reports;
+        EXPECT_EQ(i.lines.size(), 3u) << "depth " << i.depth;
+      });
+  EXPECT_EQ(reports, 6);
+  ASSERT_EQ(info.lines.size(), 3u);
+  EXPECT_EQ(info.lines[0].pv, info.pv);
+  EXPECT_EQ(info.lines[0].score, info.score);
+  EXPECT_NE(info.lines[0].pv[0], info.lines[1].pv[0]);
+  EXPECT_NE(info.lines[1].pv[0], info.lines[2].pv[0]);
+  EXPECT_NE(info.lines[0].pv[0], info.lines[2].pv[0]);
+  // Fewer legal moves than lines: as many lines as moves.
+  const SearchInfo two = engine.Search(
+      testing::FromFen("k7/8/8/8/8/8/q7/7K w - - 0 1"), {}, limits);
+  EXPECT_EQ(two.lines.size(), 1u);
+  // MultiPV 1 reports no lines: the search is the one it always was.
+  config.mutable_search()->set_multi_pv(1);
+  Engine single(config);
+  EXPECT_TRUE(single.Search(Position::Start(), {}, limits).lines.empty());
+}
+
 }  // namespace
 }  // namespace chess

@@ -133,18 +133,5 @@ TEST_F(SyzygyTest, SearchProbesPositionsACaptureReaches) {
   EXPECT_EQ(without.Search(pos, {}, limits).tb_hits, 0u);
 }
 
-TEST(SearchMovesTest, OnlyTheGivenRootMovesAreSearched) {
-  EngineConfig config = DefaultEngineConfig();
-  config.mutable_search()->set_hash_mb(1);
-  Engine engine(config);
-  SearchLimits limits;
-  limits.depth = 4;
-  const Position start = Position::Start();
-  limits.search_moves = {*ParseUci(start, "a2a3"), *ParseUci(start, "h2h4")};
-  const SearchInfo info = engine.Search(start, {}, limits);
-  EXPECT_TRUE(info.best_move == limits.search_moves[0] ||
-              info.best_move == limits.search_moves[1]);
-}
-
 }  // namespace
 }  // namespace chess

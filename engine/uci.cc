@@ -57,15 +57,28 @@ std::string FormatScore(int score) {
   return absl::StrCat("cp ", score);
 }
 
-std::string FormatInfo(const SearchInfo& info) {
+std::string FormatLine(const SearchInfo& info, int multipv, int score,
+                       const std::vector<Move>& line) {
   std::vector<std::string> pv;
-  for (Move m : info.pv) pv.push_back(ToUci(m));
+  for (Move m : line) pv.push_back(ToUci(m));
   const uint64_t nps = info.time_ms > 0 ? info.nodes * 1000 / info.time_ms : 0;
   return absl::StrFormat(
-      "info depth %d seldepth %d score %s nodes %d nps %d time %d hashfull %d "
-      "tbhits %d pv %s",
-      info.depth, info.seldepth, FormatScore(info.score), info.nodes, nps,
+      "info depth %d seldepth %d multipv %d score %s nodes %d nps %d time %d "
+      "hashfull %d tbhits %d pv %s",
+      info.depth, info.seldepth, multipv, FormatScore(score), info.nodes, nps,
       info.time_ms, info.hashfull, info.tb_hits, absl::StrJoin(pv, " "));
+}
+
+// One line per principal variation, the best first.
+std::string FormatInfo(const SearchInfo& info) {
+  if (info.lines.empty()) return FormatLine(info, 1, info.score, info.pv);
+  std::string text;
+  for (size_t i = 0; i < info.lines.size(); ++i) {
+    absl::StrAppend(
+        &text, i ? "\n" : "",
+        FormatLine(info, int(i + 1), info.lines[i].score, info.lines[i].pv));
+  }
+  return text;
 }
 
 }  // namespace
@@ -145,13 +158,15 @@ void UciSession::HandleUci() {
   Send("option name ConfigFile type string default <empty>");
   Send("option name Clear Hash type button");
   Send("option name Ponder type check default false");
+  Send("option name MultiPV type spin default 1 min 1 max 256");
   Send("option name SyzygyPath type string default <empty>");
   Send("option name SyzygyProbeDepth type spin default 1 min 1 max 100");
   Send("option name Syzygy50MoveRule type check default true");
   Send("option name SyzygyProbeLimit type spin default 7 min 0 max 7");
   const auto* search = SearchParams::descriptor();
   for (int i = 0; i < search->field_count(); ++i) {
-    if (search->field(i)->name() != "hash_mb")
+    const std::string& field = search->field(i)->name();
+    if (field != "hash_mb" && field != "multi_pv")
       Send(UciOptionLine(search->field(i)));
   }
   const auto* eval = EvalParams::descriptor();

@@ -70,6 +70,12 @@ send isready;                     expect '^(readyok|bestmove.*)$' 2
 send ponderhit;                   expect '^bestmove [a-h][1-8][a-h][1-8] ponder [a-h][1-8][a-h][1-8]$' 5
 send "go ponder wtime 200 btime 200"; sleep 0.3
 send stop;                        expect '^bestmove [a-h][1-8][a-h][1-8]' 5
+# MultiPV: that many lines per depth, numbered, the best first.
+send "setoption name MultiPV value 3"
+send "position startpos"
+send "go depth 4";                expect '^info depth 4 .*multipv 3 ' 5; expect '^bestmove' 5
+send "setoption name MultiPV value 0"; expect '^info string error: .*multi_pv' 2
+send "setoption name MultiPV value 1"
 # searchmoves: only the moves listed.
 send "position startpos"
 send "go depth 5 searchmoves a2a3 h2h3"; expect '^bestmove (a2a3|h2h3)' 5
