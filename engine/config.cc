@@ -54,6 +54,7 @@ constexpr Range kSearchRanges[] = {
     {"see_quiet_margin_cp", 0, 2000},
     {"see_noisy_margin_cp", 0, 2000},
     {"multi_pv", 1, 256},
+    {"threads", 1, 1024},
 };
 
 absl::Status ValidateTablebases(const TablebaseParams& tb) {

@@ -98,12 +98,58 @@ Network NetworkOf(const EngineConfig& config) {
 
 Engine::Engine(const EngineConfig& config)
     : config_(config), params_(config.search()), evaluator_(WeightsOf(config)) {
-  tt_.Resize(params_.hash_mb());
+  tt_->Resize(params_.hash_mb());
   SetConfig(config);
   NewGame();
 }
 
+Engine::Engine(const EngineConfig& config,
+               std::shared_ptr<TranspositionTable> shared_tt)
+    : config_(config),
+      params_(config.search()),
+      evaluator_(WeightsOf(config)),
+      tt_(std::move(shared_tt)),
+      is_helper_(true) {
+  SetConfig(config);
+  NewGame();
+}
+
+Engine::~Engine() { StopHelpers(); }
+
+void Engine::StartHelpers(const Position& pos, absl::Span<const Key> history,
+                          const SearchLimits& limits) {
+  const size_t count = size_t(params_.threads() - 1);
+  while (helpers_.size() > count) helpers_.pop_back();
+  while (helpers_.size() < count)
+    helpers_.push_back(std::unique_ptr<Engine>(new Engine(config_, tt_)));
+  // Helpers search until the main thread stops them: its limits are theirs.
+  SearchLimits unlimited;
+  unlimited.infinite = true;
+  unlimited.search_moves = limits.search_moves;
+  for (auto& helper : helpers_) {
+    helper->ClearStop();
+    helper->published_nodes_ = 0;
+    helper_threads_.emplace_back([&helper = *helper, pos, history, unlimited] {
+      helper.Search(pos, history, unlimited);
+    });
+  }
+}
+
+void Engine::StopHelpers() {
+  for (auto& helper : helpers_) helper->Stop();
+  for (std::thread& t : helper_threads_) t.join();
+  helper_threads_.clear();
+}
+
+uint64_t Engine::HelperNodes() const {
+  uint64_t nodes = 0;
+  for (const auto& helper : helpers_)
+    nodes += helper->published_nodes_.load(std::memory_order_relaxed);
+  return nodes;
+}
+
 void Engine::SetConfig(const EngineConfig& config) {
+  helpers_.clear();  // made again with the new config by the next search
   const bool resize = config.search().hash_mb() != params_.hash_mb();
   config_ = config;
   params_ = config.search();
@@ -112,7 +158,7 @@ void Engine::SetConfig(const EngineConfig& config) {
   if (network_.perspective()) accumulators_.Reset(network_, kMaxPly);
   eval_cache_.Clear();
   pawn_cache_.Clear();
-  if (resize) tt_.Resize(params_.hash_mb());
+  if (resize) tt_->Resize(params_.hash_mb());
   // Validated: the directories exist. Tables Fathom cannot read leave the
   // engine probing none (syzygy::Loaded() tells).
   if (!config.tablebases().syzygy_path().empty())
@@ -128,7 +174,8 @@ void Engine::SetConfig(const EngineConfig& config) {
 }
 
 void Engine::NewGame() {
-  tt_.Clear();
+  for (auto& helper : helpers_) helper->NewGame();
+  if (!is_helper_) tt_->Clear();
   eval_cache_.Clear();
   std::memset(history_, 0, sizeof(history_));
   std::memset(killers_, 0, sizeof(killers_));
@@ -190,7 +237,12 @@ void Engine::SetTimeLimits(const Position& pos, const SearchLimits& limits) {
 
 bool Engine::ShouldStop() {
   if (stop_.load(std::memory_order_relaxed)) return true;
-  if (node_limit_ && nodes_ >= node_limit_) {
+  if (is_helper_) {
+    published_nodes_.store(nodes_, std::memory_order_relaxed);
+    return false;
+  }
+  if (node_limit_ &&
+      nodes_ + (helper_threads_.empty() ? 0 : HelperNodes()) >= node_limit_) {
     stop_ = true;
   } else if (hard_limit_ms_ && nodes_ >= next_clock_check_) {
     next_clock_check_ = nodes_ + 1024;
@@ -417,7 +469,8 @@ int Engine::Quiescence(const Position& pos, int alpha, int beta, int ply) {
 
   const bool use_tt = params_.qsearch_tt() && params_.hash_mb() > 0;
   const bool pv_node = beta - alpha > 1;
-  const TTEntry* entry = use_tt ? tt_.Probe(pos.key()) : nullptr;
+  const std::optional<TTEntry> entry =
+      use_tt ? tt_->Probe(pos.key()) : std::nullopt;
   const Move tt_move = entry ? Move::FromBits(entry->move) : Move::None();
   if (entry && !pv_node) {
     const int tt_score = ScoreFromTT(entry->score, ply);
@@ -438,8 +491,8 @@ int Engine::Quiescence(const Position& pos, int alpha, int beta, int ply) {
     best = Evaluate(pos, ply);
     if (best >= beta) {
       if (store)
-        tt_.Store(pos.key(), Move::None(), ScoreToTT(best, ply), 0,
-                  kBoundLower);
+        tt_->Store(pos.key(), Move::None(), ScoreToTT(best, ply), 0,
+                   kBoundLower);
       return best;
     }
     alpha = std::max(alpha, best);
@@ -449,7 +502,7 @@ int Engine::Quiescence(const Position& pos, int alpha, int beta, int ply) {
   ScoreMoves(pos, moves, tt_move, ply, scores);
   for (size_t i = 0; i < moves.size(); ++i) {
     PickNext(moves, scores, i);
-    if (use_tt) tt_.Prefetch(pos.KeyAfter(moves[i]));
+    if (use_tt) tt_->Prefetch(pos.KeyAfter(moves[i]));
     // A capture that loses material cannot raise alpha. ScoreMoves has
     // already run the exchange when it orders by it: its score tells.
     if (!in_check && params_.qsearch_see_pruning() &&
@@ -474,8 +527,8 @@ int Engine::Quiescence(const Position& pos, int alpha, int beta, int ply) {
     }
   }
   if (store) {
-    tt_.Store(pos.key(), best_move, ScoreToTT(best, ply), 0,
-              BoundOf(best, original_alpha, beta));
+    tt_->Store(pos.key(), best_move, ScoreToTT(best, ply), 0,
+               BoundOf(best, original_alpha, beta));
   }
   return best;
 }
@@ -543,7 +596,8 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
   seldepth_ = std::max(seldepth_, ply);
 
   const bool use_tt = params_.hash_mb() > 0;
-  const TTEntry* entry = use_tt ? tt_.Probe(pos.key()) : nullptr;
+  const std::optional<TTEntry> entry =
+      use_tt ? tt_->Probe(pos.key()) : std::nullopt;
   const Move tt_move = entry ? Move::FromBits(entry->move) : Move::None();
   if (entry && !pv_node && ply > 0 && entry->depth >= depth) {
     const int tt_score = ScoreFromTT(entry->score, ply);
@@ -558,8 +612,8 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
           ProbeTablebases(pos, depth, ply)) {
     if (BoundCuts(tb->bound, tb->score, alpha, beta)) {
       if (use_tt) {
-        tt_.Store(pos.key(), Move::None(), ScoreToTT(tb->score, ply),
-                  std::min(depth + 6, kMaxPly - 1), tb->bound);
+        tt_->Store(pos.key(), Move::None(), ScoreToTT(tb->score, ply),
+                   std::min(depth + 6, kMaxPly - 1), tb->bound);
       }
       return tb->score;
     }
@@ -643,7 +697,7 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
       break;
     }
     const Move m = moves[i];
-    if (use_tt) tt_.Prefetch(pos.KeyAfter(m));
+    if (use_tt) tt_->Prefetch(pos.KeyAfter(m));
     const bool quiet = !m.is_capture() && !m.is_promotion();
     // Once a move has kept us out of being mated, late and futile quiet moves
     // are not worth searching.
@@ -737,7 +791,7 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
     const Bound bound = best_move.is_none() && tb_floor > -kInfinity
                             ? kBoundLower
                             : BoundOf(best, original_alpha, beta);
-    tt_.Store(pos.key(), best_move, ScoreToTT(best, ply), depth, bound);
+    tt_->Store(pos.key(), best_move, ScoreToTT(best, ply), depth, bound);
   }
   return best;
 }
@@ -779,6 +833,7 @@ SearchInfo Engine::Search(const Game& game, const SearchLimits& limits,
 SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
                           const SearchLimits& limits,
                           const InfoCallback& on_iteration) {
+  StopHelpers();  // none run between searches; this makes sure
   start_.Restart();
   // A ponderhit that came before the search began: its clock starts now.
   if (!Pondering()) ponderhit_at_us_ = 0;
@@ -787,7 +842,7 @@ SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
   seldepth_ = 0;
   node_limit_ = limits.infinite ? 0 : limits.nodes;
   SetTimeLimits(pos, limits);
-  tt_.NewSearch();
+  if (!is_helper_) tt_->NewSearch();
   keys_.assign(history.begin(), history.end());
   root_key_index_ = keys_.size();
   keys_.push_back(pos.key());
@@ -806,6 +861,7 @@ SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
   }
   result.best_move = root_moves[0];
   result.pv = {root_moves[0]};
+  if (!is_helper_ && params_.threads() > 1) StartHelpers(pos, history, limits);
 
   const int max_depth = limits.depth > 0 && !limits.infinite
                             ? std::min(limits.depth, kMaxPly - 1)
@@ -844,9 +900,9 @@ SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
       result.lines[0] = PvLine{result.score, result.pv};
       if (!SearchOtherLines(pos, depth, &result.lines)) break;
     }
-    result.nodes = nodes_;
+    result.nodes = nodes_ + HelperNodes();
     result.time_ms = ElapsedMs();
-    if (on_iteration) result.hashfull = tt_.Hashfull();  // sampled: not free
+    if (on_iteration) result.hashfull = tt_->Hashfull();  // sampled: not free
     if (on_iteration) on_iteration(result);
     if (limits.infinite || Pondering()) continue;
     if (limits.soft_nodes > 0 && nodes_ >= limits.soft_nodes) break;
@@ -863,10 +919,11 @@ SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
          !stop_.load(std::memory_order_relaxed)) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
-  result.nodes = nodes_;
+  StopHelpers();
+  result.nodes = nodes_ + HelperNodes();
   result.tb_hits = tb_hits_;
   result.time_ms = ElapsedMs();
-  if (on_iteration) result.hashfull = tt_.Hashfull();  // sampled: not free
+  if (on_iteration) result.hashfull = tt_->Hashfull();  // sampled: not free
   stop_ = false;
   pondering_ = false;
   ponderhit_at_us_ = 0;

@@ -12,6 +12,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -85,10 +86,13 @@ class Engine {
 
   // `config` must have passed ValidateEngineConfig.
   explicit Engine(const EngineConfig& config);
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
 
   const EngineConfig& config() const { return config_; }
   // The hash table's size: less than asked for when memory was short.
-  size_t hash_mb_in_use() const { return tt_.megabytes(); }
+  size_t hash_mb_in_use() const { return tt_->megabytes(); }
   // Applies a new config (valid); keeps the table unless its size changed.
   void SetConfig(const EngineConfig& config);
   // Forget everything learnt in earlier games: table, history, killers,
@@ -133,6 +137,15 @@ class Engine {
   SearchInfo QuiescenceSearch(const Position& pos);
 
  private:
+  // A helper thread's engine: `shared_tt` is the main engine's table.
+  Engine(const EngineConfig& config,
+         std::shared_ptr<TranspositionTable> shared_tt);
+  // Lazy SMP: the helpers (threads - 1) search `pos` until StopHelpers().
+  void StartHelpers(const Position& pos, absl::Span<const Key> history,
+                    const SearchLimits& limits);
+  void StopHelpers();
+  // Nodes the running helpers have searched so far.
+  uint64_t HelperNodes() const;
   int AlphaBeta(const Position& pos, int alpha, int beta, int depth, int ply,
                 bool pv_node, bool allow_null);
   int Minimax(const Position& pos, int depth, int ply);
@@ -220,13 +233,21 @@ class Engine {
   AccumulatorStack accumulators_;  // network_'s sums by ply (PERSPECTIVE)
   EvalCache eval_cache_;
   PawnCache pawn_cache_;  // of evaluator_'s weights
-  TranspositionTable tt_;
+  // Shared with the helper threads' engines.
+  std::shared_ptr<TranspositionTable> tt_ =
+      std::make_shared<TranspositionTable>();
   int reductions_[64][64];
   int64_t move_overhead_ms_ = 10;
 
   // Per-search state.
   std::atomic<bool> stop_{false};
   std::atomic<bool> pondering_{false};
+  // Lazy SMP. A helper publishes its node count for the main thread's limits
+  // and reports; the main engine owns its helpers and their threads.
+  bool is_helper_ = false;
+  std::atomic<uint64_t> published_nodes_{0};
+  std::vector<std::unique_ptr<Engine>> helpers_;
+  std::vector<std::thread> helper_threads_;
   std::atomic<int64_t> ponderhit_at_us_{0};  // 0: no ponderhit
   uint64_t nodes_ = 0;
   uint64_t node_limit_ = 0;

@@ -2,6 +2,7 @@
 
 #include <time.h>
 
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
@@ -167,11 +168,11 @@ TEST(SearchTest, MateScoresSurviveTheTableAtAnotherPly) {
   tt.Resize(1);
   tt.NewSearch();
   tt.Store(0x1234567890abcdefULL, Move(), stored, 7, kBoundExact);
-  const TTEntry* e = tt.Probe(0x1234567890abcdefULL);
-  ASSERT_NE(e, nullptr);
+  const std::optional<TTEntry> e = tt.Probe(0x1234567890abcdefULL);
+  ASSERT_TRUE(e.has_value());
   EXPECT_EQ(ScoreFromTT(e->score, 5), mate_in_3_plies_from_ply_5);
   EXPECT_EQ(e->depth, 7);
-  EXPECT_EQ(tt.Probe(0x1234567890abcdeeULL), nullptr);
+  EXPECT_FALSE(tt.Probe(0x1234567890abcdeeULL).has_value());
 }
 
 TEST(SearchTest, NodeLimitedSearchRepeatsExactly) {
@@ -296,10 +297,10 @@ TEST(TranspositionTableTest, ImpossibleSizeFallsBackToWhatFits) {
   EXPECT_EQ(tt.megabytes(), got);
   EXPECT_EQ(tt.Resize(1), 1u);
   tt.Store(Key(12345), Move::None(), 17, 3, kBoundExact);
-  ASSERT_NE(tt.Probe(Key(12345)), nullptr);
+  ASSERT_TRUE(tt.Probe(Key(12345)).has_value());
   EXPECT_EQ(tt.Probe(Key(12345))->score, 17);
   tt.Clear();
-  EXPECT_EQ(tt.Probe(Key(12345)), nullptr);
+  EXPECT_FALSE(tt.Probe(Key(12345)).has_value());
 }
 
 // Extreme clocks (a GUI's "infinite" increment) search normally.
@@ -353,6 +354,41 @@ TEST(MultiPvTest, DistinctBestLinesBestFirst) {
   config.mutable_search()->set_multi_pv(1);
   Engine single(config);
   EXPECT_TRUE(single.Search(Position::Start(), {}, limits).lines.empty());
+}
+
+// Lazy SMP: helpers share the table; the main thread's limits end them all.
+TEST(ThreadsTest, HelpersShareTheTableAndStopWithTheMainThread) {
+  EngineConfig config = DefaultEngineConfig();
+  config.mutable_search()->set_hash_mb(4);
+  config.mutable_search()->set_threads(3);
+  Engine engine(config);
+  const Position pos = testing::FromFen(
+      "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 8");
+  SearchLimits limits;
+  limits.depth = 7;
+  const SearchInfo info = engine.Search(pos, {}, limits);
+  EXPECT_EQ(info.depth, 7);
+  EXPECT_FALSE(info.best_move.is_none());
+  // A node limit counts every thread's nodes.
+  SearchLimits nodes;
+  nodes.nodes = 20000;
+  const SearchInfo limited = engine.Search(pos, {}, nodes);
+  EXPECT_GE(limited.nodes, 20000u);
+  EXPECT_LT(limited.nodes, 20000u + 3 * 5000u);
+  // Stopped from another thread, as "stop" does, helpers included.
+  SearchLimits infinite;
+  infinite.infinite = true;
+  std::thread stopper([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    engine.Stop();
+  });
+  EXPECT_FALSE(engine.Search(pos, {}, infinite).best_move.is_none());
+  stopper.join();
+  // Fewer threads after a config change; a new game clears every helper.
+  config.mutable_search()->set_threads(2);
+  engine.SetConfig(config);
+  engine.NewGame();
+  EXPECT_FALSE(engine.Search(pos, {}, limits).best_move.is_none());
 }
 
 }  // namespace

@@ -9,8 +9,9 @@
 namespace chess {
 
 size_t TranspositionTable::Resize(size_t megabytes) {
-  static_assert(std::is_trivially_copyable_v<TTEntry>);
-  entries_.reset();
+  static_assert(std::atomic<uint64_t>::is_always_lock_free &&
+                sizeof(Slot) == 16);
+  slots_.reset();
   size_ = 0;
   // Never more than half the machine's memory: as the search fills the
   // table, more would be paged out, or end the process.
@@ -20,9 +21,9 @@ size_t TranspositionTable::Resize(size_t megabytes) {
         std::min<size_t>(megabytes, (size_t(pages) * size_t(page) >> 20) / 2);
   }
   for (megabytes_ = megabytes; megabytes_ > 0; megabytes_ /= 2) {
-    const size_t count = megabytes_ * 1024 * 1024 / sizeof(TTEntry);
-    entries_.reset(static_cast<TTEntry*>(std::calloc(count, sizeof(TTEntry))));
-    if (entries_) {
+    const size_t count = megabytes_ * 1024 * 1024 / sizeof(Slot);
+    slots_.reset(static_cast<Slot*>(std::calloc(count, sizeof(Slot))));
+    if (slots_) {
       size_ = count;
       break;
     }
@@ -35,13 +36,13 @@ void TranspositionTable::Clear() {
   // Fresh zero pages rather than writing over a large table: a new game in a
   // 16 GiB table would otherwise touch all of it.
   constexpr size_t kReallocateAbove = size_t(64) << 20;
-  if (size_ * sizeof(TTEntry) > kReallocateAbove) {
+  if (size_ * sizeof(Slot) > kReallocateAbove) {
     const size_t count = size_;
-    entries_.reset();
-    entries_.reset(static_cast<TTEntry*>(std::calloc(count, sizeof(TTEntry))));
-    if (!entries_) Resize(megabytes_);
+    slots_.reset();
+    slots_.reset(static_cast<Slot*>(std::calloc(count, sizeof(Slot))));
+    if (!slots_) Resize(megabytes_);
   } else if (size_ > 0) {
-    std::memset(static_cast<void*>(entries_.get()), 0, size_ * sizeof(TTEntry));
+    std::memset(static_cast<void*>(slots_.get()), 0, size_ * sizeof(Slot));
   }
   generation_ = 0;
 }
@@ -49,19 +50,25 @@ void TranspositionTable::Clear() {
 void TranspositionTable::Store(Key key, Move move, int score, int depth,
                                Bound bound) {
   if (size_ == 0) return;
-  TTEntry& e = entries_[Index(key)];
-  const bool same = e.key == key;
-  if (!same && e.generation == generation_ && e.bound != kBoundNone &&
-      e.depth > depth) {
+  Slot& slot = slots_[Index(key)];
+  const uint64_t old_data = slot.data.load(std::memory_order_relaxed);
+  const TTEntry old = Unpack(old_data);
+  const bool same =
+      (slot.check.load(std::memory_order_relaxed) ^ old_data) == key;
+  if (!same && old.generation == generation_ && old.bound != kBoundNone &&
+      old.depth > depth) {
     return;  // keep the deeper entry of this search
   }
-  if (same && move.is_none()) move = Move::FromBits(e.move);
-  e.key = key;
+  if (same && move.is_none()) move = Move::FromBits(old.move);
+  TTEntry e;
   e.move = move.bits();
   e.score = int16_t(score);
   e.depth = int8_t(std::clamp(depth, -1, 127));
   e.bound = bound;
   e.generation = generation_;
+  const uint64_t data = Pack(e);
+  slot.data.store(data, std::memory_order_relaxed);
+  slot.check.store(key ^ data, std::memory_order_relaxed);
 }
 
 int TranspositionTable::Hashfull() const {
@@ -69,8 +76,8 @@ int TranspositionTable::Hashfull() const {
   if (sample == 0) return 0;
   int used = 0;
   for (size_t i = 0; i < sample; ++i) {
-    used += entries_[i].bound != kBoundNone &&
-            entries_[i].generation == generation_;
+    const TTEntry e = Unpack(slots_[i].data.load(std::memory_order_relaxed));
+    used += e.bound != kBoundNone && e.generation == generation_;
   }
   return int(used * 1000 / sample);
 }

@@ -4,10 +4,12 @@
 #ifndef ENGINE_TT_H_
 #define ENGINE_TT_H_
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 
 #include "engine/types.h"
 
@@ -20,6 +22,7 @@ enum Bound : uint8_t {
   kBoundExact = 3
 };
 
+// What a probe reads of a slot.
 struct TTEntry {
   Key key = 0;
   uint16_t move = 0;
@@ -29,6 +32,10 @@ struct TTEntry {
   uint8_t generation = 0;
 };
 
+// Shared by every thread of a search without locks: each slot keeps its data
+// in one 64-bit word and the key XOR that word in another, both written and
+// read whole. A slot torn by two threads writing at once fails the key check
+// and reads as empty (Hyatt's lockless hashing).
 class TranspositionTable {
  public:
   // 0 MiB makes a table that stores nothing. At most half the machine's
@@ -37,33 +44,58 @@ class TranspositionTable {
   size_t Resize(size_t megabytes);
   size_t megabytes() const { return megabytes_; }
   void Clear();
-  // Called at the start of each search, so older entries are replaced first.
+  // Called at the start of each search (not by helper threads), so older
+  // entries are replaced first.
   void NewSearch() { ++generation_; }
 
-  // The entry for `key`, or nullptr.
-  const TTEntry* Probe(Key key) const {
-    if (size_ == 0) return nullptr;
-    const TTEntry& e = entries_[Index(key)];
-    return e.key == key && e.bound != kBoundNone ? &e : nullptr;
+  // The entry for `key`, if there is one.
+  std::optional<TTEntry> Probe(Key key) const {
+    if (size_ == 0) return std::nullopt;
+    const Slot& slot = slots_[Index(key)];
+    const uint64_t data = slot.data.load(std::memory_order_relaxed);
+    if ((slot.check.load(std::memory_order_relaxed) ^ data) != key)
+      return std::nullopt;
+    TTEntry e = Unpack(data);
+    if (e.bound == kBoundNone) return std::nullopt;
+    e.key = key;
+    return e;
   }
   // Starts loading `key`'s slot into the cache, for a probe soon after.
   void Prefetch(Key key) const {
-    if (size_ > 0) __builtin_prefetch(&entries_[Index(key)]);
+    if (size_ > 0) __builtin_prefetch(&slots_[Index(key)]);
   }
   void Store(Key key, Move move, int score, int depth, Bound bound);
   // Permille of sampled slots written in the current search (UCI "hashfull").
   int Hashfull() const;
 
  private:
+  struct Slot {
+    std::atomic<uint64_t> check;  // key ^ data
+    std::atomic<uint64_t> data;   // a packed TTEntry without its key
+  };
+  static uint64_t Pack(const TTEntry& e) {
+    return uint64_t(e.move) | uint64_t(uint16_t(e.score)) << 16 |
+           uint64_t(uint8_t(e.depth)) << 32 | uint64_t(e.bound) << 40 |
+           uint64_t(e.generation) << 48;
+  }
+  static TTEntry Unpack(uint64_t data) {
+    TTEntry e;
+    e.move = uint16_t(data);
+    e.score = int16_t(uint16_t(data >> 16));
+    e.depth = int8_t(uint8_t(data >> 32));
+    e.bound = uint8_t(data >> 40);
+    e.generation = uint8_t(data >> 48);
+    return e;
+  }
   size_t Index(Key key) const {
     return size_t((unsigned __int128)key * size_ >> 64);
   }
   struct Free {
-    void operator()(TTEntry* p) const { std::free(p); }
+    void operator()(Slot* p) const { std::free(p); }
   };
   // calloc: a large table's pages stay untouched (and cost nothing) until the
-  // search writes them; an all-zero entry is empty.
-  std::unique_ptr<TTEntry[], Free> entries_;
+  // search writes them; an all-zero slot is empty (bound none).
+  std::unique_ptr<Slot[], Free> slots_;
   size_t size_ = 0;
   size_t megabytes_ = 0;
   uint8_t generation_ = 0;

@@ -153,7 +153,8 @@ void UciSession::HandleUci() {
   Send(absl::StrCat("id name ", name));
   Send("id author the chess-harness authors");
   Send("option name Hash type spin default 16 min 0 max 65536");
-  Send("option name Threads type spin default 1 min 1 max 1");
+  Send(absl::StrCat("option name Threads type spin default 1 min 1 max ",
+                    std::max(1u, std::thread::hardware_concurrency())));
   Send("option name Move Overhead type spin default 10 min 0 max 5000");
   Send("option name ConfigFile type string default <empty>");
   Send("option name Clear Hash type button");
@@ -166,7 +167,7 @@ void UciSession::HandleUci() {
   const auto* search = SearchParams::descriptor();
   for (int i = 0; i < search->field_count(); ++i) {
     const std::string& field = search->field(i)->name();
-    if (field != "hash_mb" && field != "multi_pv")
+    if (field != "hash_mb" && field != "multi_pv" && field != "threads")
       Send(UciOptionLine(search->field(i)));
   }
   const auto* eval = EvalParams::descriptor();
@@ -308,8 +309,7 @@ void UciSession::HandleSetOption(absl::string_view args) {
           ? ""
           : absl::StripAsciiWhitespace(args.substr(at + 7));
   const std::string normalized = NormalizeOptionName(name);
-  if (normalized == "threads" || normalized == "ponder" ||
-      normalized == "uci_chess960") {
+  if (normalized == "ponder" || normalized == "uci_chess960") {
     return;
   }
   if (normalized == "syzygypath") {

@@ -76,6 +76,11 @@ send "position startpos"
 send "go depth 4";                expect '^info depth 4 .*multipv 3 ' 5; expect '^bestmove' 5
 send "setoption name MultiPV value 0"; expect '^info string error: .*multi_pv' 2
 send "setoption name MultiPV value 1"
+# Threads: Lazy SMP up to the machine's cores; 0 is refused.
+send "setoption name Threads value 2"
+send "go depth 6";                expect '^bestmove [a-h][1-8][a-h][1-8]' 10
+send "setoption name Threads value 0"; expect '^info string error: .*threads' 2
+send "setoption name Threads value 1"
 # searchmoves: only the moves listed.
 send "position startpos"
 send "go depth 5 searchmoves a2a3 h2h3"; expect '^bestmove (a2a3|h2h3)' 5
