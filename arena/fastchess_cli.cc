@@ -273,6 +273,10 @@ absl::StatusOr<FastchessMatch> TranslateFastchessArgs(
         return Bad(name, absl::StrCat("\"", o.values[0],
                                       "\" is not BOTH, WIN_LOSS or DRAW"));
       c.mutable_adjudication()->set_tb_adjudicate(results);
+    } else if (name == "-use-affinity") {
+      if (!o.values.empty())
+        return Bad(name, "takes no core list here: games take cores in order");
+      c.set_use_affinity(true);
     } else if (name == "-tbignore50") {
       if (!o.values.empty()) return Bad(name, "takes no value");
       c.mutable_adjudication()->set_tb_ignore_50_move_rule(true);
@@ -406,7 +410,7 @@ absl::StatusOr<FastchessMatch> TranslateFastchessArgs(
                  "not supported: arena understands -engine, -each, -rounds, "
                  "-games, -repeat, -concurrency, -openings, -sprt, -draw, "
                  "-resign, -maxmoves, -tb, -tbpieces, -tbadjudicate, "
-                 "-tbignore50, -pgnout, -srand, -event");
+                 "-tbignore50, -use-affinity, -pgnout, -srand, -event");
     }
   }
   if (engines.size() < 2) return Bad("-engine", "name at least two engines");

@@ -71,6 +71,16 @@ TEST(FastchessCliTest, TablebaseAdjudication) {
               HasSubstr("takes no value"));
 }
 
+TEST(FastchessCliTest, UseAffinity) {
+  const std::string engines =
+      "-engine cmd=./dev name=dev option.Threads=2 -engine cmd=base name=base "
+      "-each tc=10+0.1 -rounds 2 -repeat ";
+  auto m = Translate(engines + "-use-affinity");
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_TRUE(m->config.use_affinity());
+  EXPECT_THAT(Error(engines + "-use-affinity 0-3"), HasSubstr("core list"));
+}
+
 TEST(FastchessCliTest, TheUsualSprtCommandLine) {
   auto m = Translate(
       "-engine cmd=./dev name=dev option.Hash=16 -engine cmd=base name=base "

@@ -24,6 +24,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "arena/affinity.h"
 #include "arena/log_reader.h"
 #include "arena/match_outputs.h"
 #include "arena/merge.h"
@@ -421,8 +422,12 @@ absl::StatusOr<MatchSummary> PlayMatchForSummary(const LoadedMatch& match,
 
   int concurrency =
       options.concurrency > 0 ? options.concurrency : config.concurrency();
-  if (concurrency <= 0)
+  if (concurrency <= 0) {
     concurrency = int(std::max(1u, std::thread::hardware_concurrency()));
+    // With pinned games, as many as the cores hold.
+    if (config.use_affinity())
+      concurrency = std::max(1, concurrency / ThreadsPerGame(config));
+  }
   concurrency = std::min<int>(concurrency, std::max<size_t>(pending.size(), 1));
 
   std::mutex mutex;
@@ -437,7 +442,17 @@ absl::StatusOr<MatchSummary> PlayMatchForSummary(const LoadedMatch& match,
   std::optional<RunningReport> report;
   if (options.report_interval_ms > 0) report.emplace(header, done);
 
-  auto worker = [&]() {
+  std::vector<std::vector<int>> core_sets;
+  if (config.use_affinity()) {
+    absl::StatusOr<std::vector<std::vector<int>>> sets =
+        CoreSetsPerGame(concurrency, ThreadsPerGame(config));
+    if (!sets.ok()) return sets.status();
+    core_sets = *std::move(sets);
+  }
+
+  auto worker = [&](int slot) {
+    // A failure to pin leaves the game unpinned: it still counts.
+    if (!core_sets.empty()) PinCurrentThread(core_sets[slot]).IgnoreError();
     std::vector<std::unique_ptr<Player>> players(config.players_size());
     while (!stop.load()) {
       const size_t i = next.fetch_add(1);
@@ -486,7 +501,7 @@ absl::StatusOr<MatchSummary> PlayMatchForSummary(const LoadedMatch& match,
     }
   };
   std::vector<std::thread> threads;
-  for (int t = 0; t < concurrency; ++t) threads.emplace_back(worker);
+  for (int t = 0; t < concurrency; ++t) threads.emplace_back(worker, t);
   std::atomic<bool> workers_done{false};
   std::string global_verdict;  // set by the peer watch when it stops us
   std::thread peer_watch;

@@ -166,6 +166,18 @@ fi
 (( rc == 2 )) && grep -q "/no/such/tables\" is not a directory" notb.txt ||
   fail "-tb with a missing directory: exit $rc: $(cat notb.txt)"
 
+# -use-affinity: a game of a 2-thread engine gets 2 cores of its own (games at once:
+# as many as the cores hold); asking for more cores than there are is exit 2.
+"$ARENA" -engine "cmd=$UCI" name=smp option.Threads=2 -engine "cmd=$UCI" name=one \
+    -each tc=inf nodes=3000 -rounds 1 -repeat -use-affinity --output_dir=aff \
+    --progress=false >aff.txt 2>&1; rc=$?
+(( rc == 0 )) || fail "-use-affinity: exit $rc: $(tail -3 aff.txt)"
+"$ARENA" -engine "cmd=$UCI" name=smp option.Threads=1024 -engine "cmd=$UCI" name=one \
+    -each tc=inf nodes=3000 -rounds 1 -repeat -concurrency 2 -use-affinity \
+    --output_dir=aff2 --progress=false >aff2.txt 2>&1; rc=$?
+(( rc == 2 )) && grep -q "need 2048 cores" aff2.txt ||
+  fail "-use-affinity beyond the cores: exit $rc: $(cat aff2.txt)"
+
 # A user's own match.textproto is never overwritten: neither in a named
 # --output_dir nor through -event .., which once made the working directory
 # the output directory.
