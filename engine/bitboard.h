@@ -22,6 +22,10 @@ constexpr Bitboard SquareBit(Square s) { return Bitboard(1) << s; }
 
 inline int PopCount(Bitboard b) { return std::popcount(b); }
 inline Square LowestSquare(Bitboard b) { return std::countr_zero(b); }
+inline Square HighestSquare(Bitboard b) { return 63 - std::countl_zero(b); }
+inline constexpr Bitboard RankBB(int rank) {
+  return Bitboard{0xFF} << (8 * rank);
+}
 inline Square PopLowest(Bitboard& b) {
   Square s = std::countr_zero(b);
   b &= b - 1;

@@ -77,8 +77,10 @@ Move FindLegalMove(const Position& pos, Square from, Square to,
     flag = PawnMoveFlag(pos, from, to, promotion);
     if (flag < 0) return Move::None();
   } else {
+    // Castling: two squares, or in Chess960 onto the own rook.
     if (type == kKing && RankOf(from) == RankOf(to) &&
-        (from - to == 2 || to - from == 2))
+        (from - to == 2 || to - from == 2 ||
+         (pos.chess960() && pos.piece_on(to) == MakePiece(us, kRook))))
       return FindByGenerating(pos, from, to, promotion);
     const Bitboard occupied = pos.occupied();
     const Bitboard reach = type == kKnight   ? KnightAttacks(from)

@@ -81,6 +81,44 @@ class MoveCounter {
 
 namespace internal {
 
+// Chess960 castling (encoded king takes own rook): the squares between king
+// and rook and their destinations empty but for the two, and no square the
+// king crosses or lands on attacked once both have left.
+template <Color kUs, class Sink>
+void GenerateCastling960(const Position& pos, Sink& sink) {
+  constexpr Color kThem = ~kUs;
+  const Square king_from = pos.king_square(kUs);
+  for (int side = 0; side < 2; ++side) {
+    const int index = (kUs == kWhite ? 0 : 2) + side;
+    if (!(pos.castling_rights() & (1 << index))) continue;
+    const Move m(king_from, pos.castling_rook(index),
+                 side == 0 ? kKingCastle : kQueenCastle);
+    const Position::CastlingSquares c = pos.CastlingSquaresOf(m);
+    const Bitboard movers = SquareBB(king_from) | SquareBB(c.rook_from);
+    const Bitboard must_be_empty =
+        (Between(king_from, c.king_to) | SquareBB(c.king_to) |
+         Between(c.rook_from, c.rook_to) | SquareBB(c.rook_to)) &
+        ~movers;
+    const Bitboard occupied = pos.occupied() ^ movers;
+    if (occupied & must_be_empty) continue;
+    const Bitboard rook_queens =
+        pos.pieces(kThem, kRook) | pos.pieces(kThem, kQueen);
+    const Bitboard bishop_queens =
+        pos.pieces(kThem, kBishop) | pos.pieces(kThem, kQueen);
+    bool safe = true;
+    for (Bitboard path = Between(king_from, c.king_to) | SquareBB(c.king_to);
+         path && safe;) {
+      const Square s = PopLowest(path);
+      safe = !((PawnAttacks(kUs, s) & pos.pieces(kThem, kPawn)) ||
+               (KnightAttacks(s) & pos.pieces(kThem, kKnight)) ||
+               (KingAttacks(s) & pos.pieces(kThem, kKing)) ||
+               (RookAttacks(s, occupied) & rook_queens) ||
+               (BishopAttacks(s, occupied) & bishop_queens));
+    }
+    if (safe) sink.Add(m);
+  }
+}
+
 template <Color kUs, GenMode kMode, class Sink>
 void GenerateLegal(const Position& pos, Sink& sink) {
   constexpr Color kThem = ~kUs;
@@ -248,6 +286,10 @@ void GenerateLegal(const Position& pos, Sink& sink) {
              (RookAttacks(s, occupied) & their_rook_queens) ||
              (BishopAttacks(s, occupied) & their_bishop_queens);
     };
+    if (pos.chess960()) [[unlikely]] {
+      GenerateCastling960<kUs>(pos, sink);
+      return;
+    }
     if ((rights & kKingSide) &&
         !(occupied & (SquareBB(kKingFrom + 1) | SquareBB(kKingFrom + 2))) &&
         !attacked(kKingFrom + 1) && !attacked(kKingFrom + 2)) {

@@ -32,11 +32,13 @@ std::vector<std::pair<Move, uint64_t>> PerftDivide(const Position& pos,
   return result;
 }
 
-absl::StatusOr<PerftCase> ParsePerftLine(absl::string_view line) {
+absl::StatusOr<PerftCase> ParsePerftLine(absl::string_view line,
+                                         bool chess960) {
   std::vector<absl::string_view> parts = absl::StrSplit(line, ';');
   PerftCase result;
   result.fen = std::string(absl::StripAsciiWhitespace(parts[0]));
-  if (absl::StatusOr<Position> pos = Position::FromFen(result.fen); !pos.ok()) {
+  if (absl::StatusOr<Position> pos = Position::FromFen(result.fen, chess960);
+      !pos.ok()) {
     return pos.status();
   }
   for (size_t i = 1; i < parts.size(); ++i) {

@@ -26,7 +26,8 @@ struct PerftCase {
   std::string fen;
   std::vector<std::pair<int, uint64_t>> expected;  // (depth, nodes)
 };
-absl::StatusOr<PerftCase> ParsePerftLine(absl::string_view line);
+absl::StatusOr<PerftCase> ParsePerftLine(absl::string_view line,
+                                         bool chess960 = false);
 
 }  // namespace chess
 

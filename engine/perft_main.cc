@@ -22,12 +22,16 @@ ABSL_FLAG(bool, divide, false, "print the count below each root move");
 ABSL_FLAG(std::string, epd, "",
           "perft suite: lines of \"FEN ;D1 n ;D2 n ...\"");
 ABSL_FLAG(int, max_depth, 99, "with --epd: skip counts deeper than this");
+ABSL_FLAG(bool, chess960, false,
+          "Chess960 rules: Shredder-FEN or X-FEN castling rights, castling as "
+          "king takes own rook (--divide prints it so)");
 
 namespace chess {
 namespace {
 
 int RunOne(const std::string& fen, int depth, bool divide) {
-  absl::StatusOr<Position> pos = Position::FromFen(fen);
+  absl::StatusOr<Position> pos =
+      Position::FromFen(fen, absl::GetFlag(FLAGS_chess960));
   if (!pos.ok()) {
     absl::FPrintF(stderr, "perft: %s\n", pos.status().message());
     return 2;
@@ -68,13 +72,14 @@ int RunSuite(const std::string& path, int max_depth) {
     ++line_number;
     absl::string_view text = absl::StripAsciiWhitespace(line);
     if (text.empty() || text[0] == '#') continue;
-    absl::StatusOr<PerftCase> test = ParsePerftLine(text);
+    const bool chess960 = absl::GetFlag(FLAGS_chess960);
+    absl::StatusOr<PerftCase> test = ParsePerftLine(text, chess960);
     if (!test.ok()) {
       absl::FPrintF(stderr, "%s:%d: %s\n", path, line_number,
                     test.status().message());
       return 2;
     }
-    Position pos = *Position::FromFen(test->fen);
+    Position pos = *Position::FromFen(test->fen, chess960);
     ++positions;
     for (const auto& [depth, expected] : test->expected) {
       if (depth > max_depth) continue;
@@ -104,7 +109,8 @@ int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
       "Counts leaf nodes of the legal move tree.\n"
       "  perft --fen=FEN --depth=N [--divide]\n"
-      "  perft --epd=FILE [--max_depth=N]");
+      "  perft --epd=FILE [--max_depth=N]\n"
+      "  either with --chess960");
   absl::ParseCommandLine(argc, argv);
   if (!absl::GetFlag(FLAGS_epd).empty()) {
     return chess::RunSuite(absl::GetFlag(FLAGS_epd),

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstring>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -50,9 +51,12 @@ Square ParseSquare(absl::string_view name) {
   return MakeSquare(name[0] - 'a', name[1] - '1');
 }
 
-Position Position::Start() { return *FromFen(kStartFen); }
+Position Position::Start(bool chess960) {
+  return *FromFen(kStartFen, chess960);
+}
 
-absl::StatusOr<Position> Position::FromFen(absl::string_view fen) {
+absl::StatusOr<Position> Position::FromFen(absl::string_view fen,
+                                           bool chess960) {
   std::vector<absl::string_view> fields =
       absl::StrSplit(fen, ' ', absl::SkipEmpty());
   if (fields.size() < 4 || fields.size() > 6) {
@@ -98,19 +102,9 @@ absl::StatusOr<Position> Position::FromFen(absl::string_view fen) {
                                       fields[1], "\""));
   }
 
-  if (fields[2] != "-") {
-    for (char c : fields[2]) {
-      size_t index = absl::string_view("KQkq").find(c);
-      if (index == absl::string_view::npos) {
-        return FenError(
-            fen, absl::StrCat("bad castling letter '", std::string(1, c), "'"));
-      }
-      if (pos.castling_ & (1 << index)) {
-        return FenError(fen, absl::StrCat("castling letter '",
-                                          std::string(1, c), "' repeated"));
-      }
-      pos.castling_ |= 1 << index;
-    }
+  pos.chess960_ = chess960;
+  if (absl::Status status = pos.ParseCastling(fields[2]); !status.ok()) {
+    return FenError(fen, status.message());
   }
 
   Square ep = kNoSquare;
@@ -195,6 +189,7 @@ absl::Status Position::Validate() const {
       {kBlackQueenSide, MakePiece(kBlack, kKing), MakePiece(kBlack, kRook), kE8,
        kA8, 'q'},
   };
+  if (chess960_) return absl::OkStatus();  // ParseCastling found the rooks
   for (const Needed& n : kNeeded) {
     if ((castling_ & n.right) &&
         (board_[n.king_square] != n.king || board_[n.rook_square] != n.rook)) {
@@ -227,7 +222,18 @@ std::string Position::ToFen() const {
   fen += side_ == kWhite ? " w " : " b ";
   if (!castling_) fen += '-';
   for (int i = 0; i < 4; ++i) {
-    if (castling_ & (1 << i)) fen += "KQkq"[i];
+    if (!(castling_ & (1 << i))) continue;
+    const Square rook = castling_rooks_[i];
+    const Color c = i < 2 ? kWhite : kBlack;
+    // X-FEN: the file letter only where another rook stands further out.
+    const Bitboard beyond =
+        (i % 2 == 0 ? ~((SquareBB(rook) << 1) - 1) : SquareBB(rook) - 1) &
+        RankBB(RankOf(rook)) & pieces(c, kRook);
+    if (!chess960_ || !beyond) {
+      fen += "KQkq"[i];
+    } else {
+      fen += char((c == kWhite ? 'A' : 'a') + FileOf(rook));
+    }
   }
   absl::StrAppend(&fen, " ", SquareName(en_passant_), " ", halfmove_clock_, " ",
                   fullmove_number_);
@@ -259,7 +265,30 @@ void Position::MovePiece(Square from, Square to) {
   key_ ^= kZobrist.piece_square[p][from] ^ kZobrist.piece_square[p][to];
 }
 
+__attribute__((always_inline)) inline void Position::FinishMove(Color us,
+                                                                Move m) {
+  const Square from = m.from(), to = m.to();
+
+  side_ = ~us;
+  key_ ^= kZobrist.black_to_move;
+  if (us == kBlack) ++fullmove_number_;
+
+  if (m.flag() == kDoublePush) {
+    Square ep = (from + to) / 2;
+    if ((PawnAttacks(us, ep) & pieces(side_, kPawn)) &&
+        EnPassantCaptureIsLegal(ep)) {
+      en_passant_ = ep;
+      key_ ^= kZobrist.en_passant_file[FileOf(ep)];
+    }
+  }
+  checkers_ = ComputeCheckers();
+}
+
 void Position::MakeMove(Move m) {
+  if (chess960_) [[unlikely]] {
+    MakeMove960(m);
+    return;
+  }
   const Color us = side_;
   const Square from = m.from(), to = m.to();
   const int flag = m.flag();
@@ -289,20 +318,38 @@ void Position::MakeMove(Move m) {
   }
   castling_ &= kCastlingMasks[from] & kCastlingMasks[to];
   key_ ^= kZobrist.castling[castling_];
+  FinishMove(us, m);
+}
 
-  side_ = ~us;
-  key_ ^= kZobrist.black_to_move;
-  if (us == kBlack) ++fullmove_number_;
-
-  if (flag == kDoublePush) {
-    Square ep = (from + to) / 2;
-    if ((PawnAttacks(us, ep) & pieces(side_, kPawn)) &&
-        EnPassantCaptureIsLegal(ep)) {
-      en_passant_ = ep;
-      key_ ^= kZobrist.en_passant_file[FileOf(ep)];
+// Chess960 rules: castling rights by the rooks' squares, castling as king
+// takes own rook (the king and rook may land on each other's squares).
+void Position::MakeMove960(Move m) {
+  const Color us = side_;
+  const Square from = m.from(), to = m.to();
+  key_ ^= kZobrist.castling[castling_];
+  if (en_passant_ != kNoSquare) {
+    key_ ^= kZobrist.en_passant_file[FileOf(en_passant_)];
+    en_passant_ = kNoSquare;
+  }
+  ++halfmove_clock_;
+  if (TypeOf(board_[from]) == kPawn || m.is_capture()) halfmove_clock_ = 0;
+  castling_ = Castling960After(from, to, board_[from]);
+  if (m.is_castle()) {
+    MakeCastling960(m);
+  } else {
+    if (m.flag() == kEnPassant) {
+      RemovePiece(to + (us == kWhite ? -8 : 8));
+    } else if (m.is_capture()) {
+      RemovePiece(to);
+    }
+    MovePiece(from, to);
+    if (m.is_promotion()) {
+      RemovePiece(to);
+      PutPiece(MakePiece(us, m.promotion_type()), to);
     }
   }
-  checkers_ = ComputeCheckers();
+  key_ ^= kZobrist.castling[castling_];
+  FinishMove(us, m);
 }
 
 Key Position::KeyAfter(Move m) const {
@@ -336,10 +383,10 @@ bool Position::GivesCheck(Move m) const {
   if (m.flag() == kEnPassant) {
     occupied &= ~SquareBit(to + (us == kWhite ? -8 : 8));
   } else if (m.is_castle()) {
-    const Square rook_from = m.flag() == kKingCastle ? to + 1 : to - 2;
-    const Square rook_to = m.flag() == kKingCastle ? to - 1 : to + 1;
-    occupied = (occupied & ~SquareBit(rook_from)) | SquareBit(rook_to);
-    straight = (straight & ~SquareBit(rook_from)) | SquareBit(rook_to);
+    const CastlingSquares c = CastlingSquaresOf(m);
+    occupied = (this->occupied() & ~SquareBit(from) & ~SquareBit(c.rook_from)) |
+               SquareBit(c.king_to) | SquareBit(c.rook_to);
+    straight = (straight & ~SquareBit(c.rook_from)) | SquareBit(c.rook_to);
   }
   return (BishopAttacks(king, occupied) & diagonal) ||
          (RookAttacks(king, occupied) & straight);
@@ -399,6 +446,95 @@ PieceType Position::CapturedType(Move m) const {
   if (m.flag() == kEnPassant) return kPawn;
   if (!m.is_capture()) return kNoPieceType;
   return TypeOf(board_[m.to()]);
+}
+
+Position::CastlingSquares Position::CastlingSquaresOf(Move m) const {
+  const Square from = m.from(), to = m.to();
+  const bool king_side = m.flag() == kKingCastle;
+  if (!chess960_) {
+    return {to, king_side ? to + 1 : to - 2, king_side ? to - 1 : to + 1};
+  }
+  const int rank = RankOf(from);
+  return {MakeSquare(king_side ? 6 : 2, rank), to,
+          MakeSquare(king_side ? 5 : 3, rank)};
+}
+
+absl::Status Position::ParseCastling(absl::string_view field) {
+  if (field == "-") return absl::OkStatus();
+  for (char c : field) {
+    const Color color = absl::ascii_isupper(c) ? kWhite : kBlack;
+    const char lower = absl::ascii_tolower(c);
+    const int rank = color == kWhite ? 0 : 7;
+    const Bitboard rooks = pieces(color, kRook) & RankBB(rank);
+    const Bitboard king = pieces(color, kKing);
+    const bool king_home = king & RankBB(rank);
+    const Square king_square = king ? LowestSquare(king) : kNoSquare;
+    Square rook = kNoSquare;
+    bool king_side;
+    if (lower == 'k' || lower == 'q') {
+      king_side = lower == 'k';
+      if (!chess960_) {
+        rook = MakeSquare(king_side ? 7 : 0, rank);
+      } else if (king_home) {
+        // X-FEN: the outermost rook on that side of the king.
+        const Bitboard side = king_side
+                                  ? rooks & ~((SquareBB(king_square) << 1) - 1)
+                                  : rooks & (SquareBB(king_square) - 1);
+        if (side) rook = king_side ? HighestSquare(side) : LowestSquare(side);
+      }
+    } else if (lower >= 'a' && lower <= 'h') {
+      if (!chess960_) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "castling letter '", std::string(1, c),
+            "' (Shredder-FEN) needs Chess960 (UCI_Chess960, variant "
+            "fischerandom)"));
+      }
+      rook = MakeSquare(lower - 'a', rank);
+      king_side = king_home && FileOf(rook) > FileOf(king_square);
+    } else {
+      return absl::InvalidArgumentError(
+          absl::StrCat("bad castling letter '", std::string(1, c), "'"));
+    }
+    if (chess960_ &&
+        (!king_home || rook == kNoSquare || !(rooks & SquareBB(rook)) ||
+         FileOf(king_square) == 0 || FileOf(king_square) == 7)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("castling right '", std::string(1, c),
+                       "' needs the king on its first rank between rooks and "
+                       "a rook on that side"));
+    }
+    const int index = (color == kWhite ? 0 : 2) + (king_side ? 0 : 1);
+    if (castling_ & (1 << index)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("castling letter '", std::string(1, c), "' repeated"));
+    }
+    castling_ |= 1 << index;
+    castling_rooks_[index] = uint8_t(rook);
+  }
+  return absl::OkStatus();
+}
+
+uint8_t Position::Castling960After(Square from, Square to, Piece moved) const {
+  uint8_t rights = castling_;
+  if (!rights) return rights;
+  if (TypeOf(moved) == kKing) {
+    rights &= ColorOf(moved) == kWhite ? ~(kWhiteKingSide | kWhiteQueenSide)
+                                       : ~(kBlackKingSide | kBlackQueenSide);
+  }
+  for (int i = 0; i < 4; ++i) {
+    if (castling_rooks_[i] == from || castling_rooks_[i] == to)
+      rights &= ~(1 << i);
+  }
+  return rights;
+}
+
+void Position::MakeCastling960(Move m) {
+  const CastlingSquares c = CastlingSquaresOf(m);
+  const Piece king = board_[m.from()], rook = board_[c.rook_from];
+  RemovePiece(m.from());
+  RemovePiece(c.rook_from);
+  PutPiece(king, c.king_to);
+  PutPiece(rook, c.rook_to);
 }
 
 Key Position::ComputeKey() const {

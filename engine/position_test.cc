@@ -215,5 +215,66 @@ TEST(Position, NullMoveFlipsSideAndKey) {
   EXPECT_NE(null.key(), pos.key());
 }
 
+// Chess960: Shredder-FEN and X-FEN castling rights, printed back as X-FEN.
+TEST(Chess960Test, CastlingRightsReadAndWritten) {
+  struct Case {
+    const char* in;
+    const char* out;
+  } cases[] = {
+      // Outermost rooks: X-FEN's KQkq.
+      {"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+       "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9"},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+       "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"},
+      // An inner rook with another beyond it: its file.
+      {"1r2k1rr/8/8/8/8/8/8/RR2K2R w BHbg - 0 1",
+       "1r2k1rr/8/8/8/8/8/8/RR2K2R w KBgq - 0 1"},
+  };
+  for (const Case& c : cases) {
+    absl::StatusOr<Position> pos = Position::FromFen(c.in, true);
+    ASSERT_TRUE(pos.ok()) << c.in << ": " << pos.status();
+    EXPECT_TRUE(pos->chess960());
+    EXPECT_EQ(pos->ToFen(), c.out);
+    absl::StatusOr<Position> again = Position::FromFen(pos->ToFen(), true);
+    ASSERT_TRUE(again.ok());
+    EXPECT_EQ(again->key(), pos->key()) << c.in;
+  }
+  // Shredder letters without Chess960, or a right without its rook: refused.
+  EXPECT_THAT(std::string(Position::FromFen(cases[0].in).status().message()),
+              ::testing::HasSubstr("needs Chess960"));
+  EXPECT_FALSE(Position::FromFen("4k3/8/8/8/8/8/8/4K3 w H - 0 1", true).ok());
+  EXPECT_FALSE(Position::FromFen("4k3/8/8/8/8/8/8/R3K3 w K - 0 1", true).ok());
+}
+
+TEST(Chess960Test, CastlingIsKingTakesOwnRook) {
+  // King b1, rooks a1 and h1: queen side castling leaves the king on c1 and
+  // the rook on d1; king side, the king on g1 and the rook on f1.
+  EXPECT_FALSE(Position::FromFen("6k1/8/8/8/8/8/8/RK5R w AH - 0 1").ok());
+  const Position pos =
+      *Position::FromFen("6k1/8/8/8/8/8/8/RK5R w AH - 0 1", true);
+  Move queen_side, king_side;
+  for (Move m : LegalMoves(pos)) {
+    if (m.flag() == kQueenCastle) queen_side = m;
+    if (m.flag() == kKingCastle) king_side = m;
+  }
+  ASSERT_FALSE(queen_side.is_none());
+  EXPECT_EQ(queen_side.to(), kA1);  // the rook's square
+  ASSERT_FALSE(king_side.is_none());
+  EXPECT_EQ(king_side.to(), kH1);
+  Position after = pos;
+  after.MakeMove(queen_side);
+  EXPECT_EQ(after.ToFen(), "6k1/8/8/8/8/8/8/2KR3R b - - 1 1");
+  EXPECT_EQ(after.key(), after.ComputeKey());
+  after = pos;
+  after.MakeMove(king_side);
+  EXPECT_EQ(after.ToFen(), "6k1/8/8/8/8/8/8/R4RK1 b - - 1 1");
+  EXPECT_EQ(after.key(), after.ComputeKey());
+  // An enemy rook behind the castling rook: with the rook gone the king
+  // would stand attacked on c1, so no castling that way.
+  const Position shielded =
+      *Position::FromFen("6k1/8/8/8/8/8/8/r1RK4 w C - 0 1", true);
+  for (Move m : LegalMoves(shielded)) EXPECT_FALSE(m.is_castle());
+}
+
 }  // namespace
 }  // namespace chess

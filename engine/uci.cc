@@ -17,6 +17,7 @@
 #include "engine/config_option.h"
 #include "engine/eval_weights.h"
 #include "engine/notation.h"
+#include "engine/perft.h"
 #include "engine/syzygy.h"
 
 namespace chess {
@@ -159,6 +160,7 @@ void UciSession::HandleUci() {
   Send("option name ConfigFile type string default <empty>");
   Send("option name Clear Hash type button");
   Send("option name Ponder type check default false");
+  Send("option name UCI_Chess960 type check default false");
   Send("option name MultiPV type spin default 1 min 1 max 256");
   Send("option name SyzygyPath type string default <empty>");
   Send("option name SyzygyProbeDepth type spin default 1 min 1 max 100");
@@ -184,10 +186,10 @@ void UciSession::HandlePosition(absl::string_view args) {
   std::vector<absl::string_view> words =
       absl::StrSplit(args, ' ', absl::SkipEmpty());
   auto moves_at = std::find(words.begin(), words.end(), "moves");
-  Position start = Position::Start();
+  Position start = Position::Start(chess960_);
   if (!words.empty() && words[0] == "fen") {
-    absl::StatusOr<Position> pos =
-        Position::FromFen(absl::StrJoin(words.begin() + 1, moves_at, " "));
+    absl::StatusOr<Position> pos = Position::FromFen(
+        absl::StrJoin(words.begin() + 1, moves_at, " "), chess960_);
     if (!pos.ok()) {
       Send(absl::StrCat("info string error: ", pos.status().message()));
       return;
@@ -209,7 +211,26 @@ void UciSession::HandlePosition(absl::string_view args) {
   }
 }
 
+void UciSession::HandlePerft(absl::string_view depth_text) {
+  int depth;
+  if (!absl::SimpleAtoi(depth_text, &depth) || depth < 1 || depth > 10) {
+    Send("info string error: go perft needs a depth from 1 to 10");
+    return;
+  }
+  // As Stockfish answers it: each root move's count, then the total.
+  uint64_t total = 0;
+  for (const auto& [move, count] : PerftDivide(game_.position(), depth)) {
+    Send(absl::StrCat(ToUci(move), ": ", count));
+    total += count;
+  }
+  Send(absl::StrCat("\nNodes searched: ", total, "\n"));
+}
+
 void UciSession::HandleGo(absl::string_view args) {
+  if (absl::ConsumePrefix(&args, "perft")) {
+    HandlePerft(absl::StripAsciiWhitespace(args));
+    return;
+  }
   SearchLimits limits;
   bool ponder = false;
   std::vector<absl::string_view> words =
@@ -309,7 +330,14 @@ void UciSession::HandleSetOption(absl::string_view args) {
           ? ""
           : absl::StripAsciiWhitespace(args.substr(at + 7));
   const std::string normalized = NormalizeOptionName(name);
-  if (normalized == "ponder" || normalized == "uci_chess960") {
+  if (normalized == "ponder") return;
+  if (normalized == "uci_chess960") {
+    const std::string v = absl::AsciiStrToLower(value);
+    if (v != "true" && v != "false") {
+      Send(absl::StrCat("info string error: bad UCI_Chess960 \"", value, "\""));
+      return;
+    }
+    chess960_ = v == "true";
     return;
   }
   if (normalized == "syzygypath") {

@@ -32,6 +32,7 @@ class UciSession {
   void HandleUci();
   void HandlePosition(absl::string_view args);
   void HandleGo(absl::string_view args);
+  void HandlePerft(absl::string_view depth_text);
   void HandleSetOption(absl::string_view args);
   void HandleBench(absl::string_view args);
   void StopSearch();
@@ -44,6 +45,7 @@ class UciSession {
   std::mutex out_mutex_;
   std::unique_ptr<Engine> engine_;
   Game game_;
+  bool chess960_ = false;  // UCI_Chess960: positions parsed with its rules
   std::thread search_thread_;
 };
 

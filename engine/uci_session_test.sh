@@ -81,6 +81,20 @@ send "setoption name Threads value 2"
 send "go depth 6";                expect '^bestmove [a-h][1-8][a-h][1-8]' 10
 send "setoption name Threads value 0"; expect '^info string error: .*threads' 2
 send "setoption name Threads value 1"
+# Chess960: Shredder-FEN in, castling as king takes own rook, go perft as Stockfish
+# answers it (the same counts with UCI_Chess960 on).
+send "setoption name UCI_Chess960 value true"
+send "position fen 6k1/8/8/8/8/8/8/RK5R w AH - 0 1 moves b1a1"
+send d;                           expect '^info string fen 6k1/8/8/8/8/8/8/2KR3R b - - 1 1$' 2
+send "position fen bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"
+send "go perft 3";                expect '^Nodes searched: 12189$' 10
+send "go depth 4";                expect '^bestmove [a-h][1-8][a-h][1-8]' 5
+send "setoption name UCI_Chess960 value false"
+send "position fen bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"
+                                  expect '^info string error: .*needs Chess960' 2
+send "position startpos"
+send "go perft 4";                expect '^Nodes searched: 197281$' 10
+
 # searchmoves: only the moves listed.
 send "position startpos"
 send "go depth 5 searchmoves a2a3 h2h3"; expect '^bestmove (a2a3|h2h3)' 5
