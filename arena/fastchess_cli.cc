@@ -273,6 +273,12 @@ absl::StatusOr<FastchessMatch> TranslateFastchessArgs(
         return Bad(name, absl::StrCat("\"", o.values[0],
                                       "\" is not BOTH, WIN_LOSS or DRAW"));
       c.mutable_adjudication()->set_tb_adjudicate(results);
+    } else if (name == "-variant") {
+      if (o.values.size() != 1 ||
+          (o.values[0] != "standard" && o.values[0] != "fischerandom"))
+        return Bad(name, "standard or fischerandom (Chess960, also double)");
+      c.set_variant(o.values[0] == "fischerandom" ? MatchConfig::CHESS960
+                                                  : MatchConfig::STANDARD);
     } else if (name == "-use-affinity") {
       if (!o.values.empty())
         return Bad(name, "takes no core list here: games take cores in order");
@@ -410,7 +416,8 @@ absl::StatusOr<FastchessMatch> TranslateFastchessArgs(
                  "not supported: arena understands -engine, -each, -rounds, "
                  "-games, -repeat, -concurrency, -openings, -sprt, -draw, "
                  "-resign, -maxmoves, -tb, -tbpieces, -tbadjudicate, "
-                 "-tbignore50, -use-affinity, -pgnout, -srand, -event");
+                 "-tbignore50, -use-affinity, -variant, -pgnout, -srand, "
+                 "-event");
     }
   }
   if (engines.size() < 2) return Bad("-engine", "name at least two engines");

@@ -71,6 +71,17 @@ TEST(FastchessCliTest, TablebaseAdjudication) {
               HasSubstr("takes no value"));
 }
 
+TEST(FastchessCliTest, Chess960Variant) {
+  const std::string engines =
+      "-engine cmd=./dev name=dev -engine cmd=base name=base -each "
+      "tc=10+0.1 -rounds 2 -repeat ";
+  auto m = Translate(engines + "-variant fischerandom");
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(m->config.variant(), MatchConfig::CHESS960);
+  EXPECT_THAT(Error(engines + "-variant crazyhouse"),
+              HasSubstr("standard or fischerandom"));
+}
+
 TEST(FastchessCliTest, UseAffinity) {
   const std::string engines =
       "-engine cmd=./dev name=dev option.Threads=2 -engine cmd=base name=base "

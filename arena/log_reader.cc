@@ -26,9 +26,10 @@ absl::Status Bad(absl::string_view what) {
 // Book moves from the book line's start must lead to the recorded start of
 // the game, and every played move must be legal: the final position.
 absl::StatusOr<Position> ValidateMoves(const GameRecord& game) {
-  absl::StatusOr<Position> pos = game.book_fen().empty()
-                                     ? Position::Start()
-                                     : Position::FromFen(game.book_fen());
+  absl::StatusOr<Position> pos =
+      game.book_fen().empty()
+          ? Position::Start(game.chess960())
+          : Position::FromFen(game.book_fen(), game.chess960());
   if (!pos.ok()) return Bad(absl::StrCat("book_fen: ", pos.status().message()));
   for (int i = 0; i < game.opening_moves_size(); ++i) {
     absl::StatusOr<Move> m = ParseUci(*pos, game.opening_moves(i));
@@ -40,7 +41,8 @@ absl::StatusOr<Position> ValidateMoves(const GameRecord& game) {
     pos->MakeMove(*m);
   }
   if (!game.opening_fen().empty()) {
-    absl::StatusOr<Position> start = Position::FromFen(game.opening_fen());
+    absl::StatusOr<Position> start =
+        Position::FromFen(game.opening_fen(), game.chess960());
     if (!start.ok() || start->ToFen() != pos->ToFen()) {
       return Bad("opening_fen is not where the book moves lead");
     }

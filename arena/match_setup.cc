@@ -221,6 +221,10 @@ absl::Status ResolvePlayers(MatchConfig* c, const std::string& base_dir) {
             ResolvePlayer(&p, base_dir, absl::StrCat("players[", i, "]"));
         !s.ok())
       return s;
+    // UCI engines play Chess960 when told so (fastchess does the same).
+    if (c->variant() == MatchConfig::CHESS960 && p.has_external()) {
+      p.mutable_external()->mutable_options()->insert({"UCI_Chess960", "true"});
+    }
   }
   return absl::OkStatus();
 }
@@ -285,7 +289,8 @@ absl::StatusOr<LoadedMatch> ParseMatch(absl::string_view text,
             format = *f;
           }
           absl::StatusOr<std::vector<Opening>> book =
-              LoadBook(path, format, c.openings().max_plies());
+              LoadBook(path, format, c.openings().max_plies(),
+                       c.variant() == MatchConfig::CHESS960);
           if (!book.ok())
             return Invalid("openings.file", book.status().message());
           match.openings = *std::move(book);
@@ -294,8 +299,10 @@ absl::StatusOr<LoadedMatch> ParseMatch(absl::string_view text,
         return absl::OkStatus();
       });
   if (!status.ok()) return status;
-  if (match.openings.empty())
-    match.openings.push_back(Opening{Position::Start(), {}});
+  if (match.openings.empty()) {
+    match.openings.push_back(
+        Opening{Position::Start(c.variant() == MatchConfig::CHESS960), {}});
+  }
   match.schedule = MakeSchedule(c, int(match.openings.size()));
   match.book_fingerprint = BookFingerprint(match.openings);
   match.source = std::string(source_name);

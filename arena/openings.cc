@@ -107,10 +107,11 @@ struct PgnGame {
 // a game, and movetext after it (no tags of its own) is a game from the
 // initial position.
 absl::Status OpeningsFromPgn(const PgnGame& g, absl::string_view name,
-                             int max_plies, std::vector<Opening>* book) {
-  Position start = Position::Start();
+                             int max_plies, bool chess960,
+                             std::vector<Opening>* book) {
+  Position start = Position::Start(chess960);
   if (!g.fen.empty()) {
-    auto pos = Position::FromFen(g.fen);
+    auto pos = Position::FromFen(g.fen, chess960);
     if (!pos.ok()) return LineError(name, g.first_line, pos.status().message());
     start = *pos;
   }
@@ -197,7 +198,8 @@ Opening WithRandomPlies(const Opening& opening, int plies, uint64_t seed) {
 }
 
 absl::StatusOr<std::vector<Opening>> ParseEpdBook(absl::string_view text,
-                                                  absl::string_view name) {
+                                                  absl::string_view name,
+                                                  bool chess960) {
   std::vector<Opening> book;
   int line_number = 0;
   for (absl::string_view line : absl::StrSplit(text, '\n')) {
@@ -217,7 +219,7 @@ absl::StatusOr<std::vector<Opening>> ParseEpdBook(absl::string_view text,
       fen.push_back(fields[4]);
       fen.push_back(fields[5]);
     }
-    auto pos = Position::FromFen(absl::StrJoin(fen, " "));
+    auto pos = Position::FromFen(absl::StrJoin(fen, " "), chess960);
     if (!pos.ok()) return LineError(name, line_number, pos.status().message());
     book.push_back(Opening{*pos, {}});
   }
@@ -228,13 +230,15 @@ absl::StatusOr<std::vector<Opening>> ParseEpdBook(absl::string_view text,
 
 absl::StatusOr<std::vector<Opening>> ParsePgnBook(absl::string_view text,
                                                   absl::string_view name,
-                                                  int max_plies) {
+                                                  int max_plies,
+                                                  bool chess960) {
   std::vector<Opening> book;
   PgnGame game;
   bool in_game = false;
   auto finish = [&]() -> absl::Status {
     if (!in_game) return absl::OkStatus();
-    if (absl::Status s = OpeningsFromPgn(game, name, max_plies, &book);
+    if (absl::Status s =
+            OpeningsFromPgn(game, name, max_plies, chess960, &book);
         !s.ok()) {
       return s;
     }
@@ -290,19 +294,20 @@ absl::StatusOr<BookFormat> BookFormatFromPath(absl::string_view path) {
 }
 
 absl::StatusOr<std::vector<Opening>> LoadBook(const std::string& path,
-                                              BookFormat format,
-                                              int max_plies) {
+                                              BookFormat format, int max_plies,
+                                              bool chess960) {
   absl::StatusOr<std::string> text = ReadFile(path);
   if (!text.ok()) return text.status();
-  return format == BookFormat::kEpd ? ParseEpdBook(*text, path)
-                                    : ParsePgnBook(*text, path, max_plies);
+  return format == BookFormat::kEpd
+             ? ParseEpdBook(*text, path, chess960)
+             : ParsePgnBook(*text, path, max_plies, chess960);
 }
 
 absl::StatusOr<std::vector<Opening>> LoadBook(const std::string& path,
-                                              int max_plies) {
+                                              int max_plies, bool chess960) {
   absl::StatusOr<BookFormat> format = BookFormatFromPath(path);
   if (!format.ok()) return format.status();
-  return LoadBook(path, *format, max_plies);
+  return LoadBook(path, *format, max_plies, chess960);
 }
 
 }  // namespace chess

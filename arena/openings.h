@@ -33,17 +33,23 @@ enum class BookFormat { kEpd, kPgn };
 
 // Every opening of a book. A malformed entry fails the whole book, with
 // "<path>:<line>: <what>", so a match never starts from a half-read book.
+// `chess960`: positions under Chess960 rules (Shredder-FEN or X-FEN castling
+// rights, castling as king takes own rook).
 absl::StatusOr<std::vector<Opening>> ParseEpdBook(absl::string_view text,
-                                                  absl::string_view name);
+                                                  absl::string_view name,
+                                                  bool chess960 = false);
 // `max_plies` > 0 keeps only the first plies of each line.
 absl::StatusOr<std::vector<Opening>> ParsePgnBook(absl::string_view text,
                                                   absl::string_view name,
-                                                  int max_plies);
+                                                  int max_plies,
+                                                  bool chess960 = false);
 absl::StatusOr<std::vector<Opening>> LoadBook(const std::string& path,
-                                              BookFormat format, int max_plies);
+                                              BookFormat format, int max_plies,
+                                              bool chess960 = false);
 // The format from the extension (".epd" or ".pgn"), then as above.
 absl::StatusOr<std::vector<Opening>> LoadBook(const std::string& path,
-                                              int max_plies);
+                                              int max_plies,
+                                              bool chess960 = false);
 // By extension: ".epd" or ".pgn".
 absl::StatusOr<BookFormat> BookFormatFromPath(absl::string_view path);
 

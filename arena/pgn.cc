@@ -174,9 +174,13 @@ std::string GameToPgn(const GameRecord& game, const MatchHeader& header) {
   tag("White", game.white());
   tag("Black", game.black());
   tag("Result", result);
-  auto start = Position::FromFen(game.book_fen());
-  const Position start_pos = start.ok() ? *start : Position::Start();
-  if (start_pos.ToFen() != Position::Start().ToFen()) {
+  auto start = Position::FromFen(game.book_fen(), game.chess960());
+  const Position start_pos =
+      start.ok() ? *start : Position::Start(game.chess960());
+  // A Chess960 game names its variant and always its start (castling
+  // depends on where the rooks stand).
+  if (game.chess960()) tag("Variant", "Chess960");
+  if (game.chess960() || start_pos.ToFen() != Position::Start().ToFen()) {
     tag("SetUp", "1");
     tag("FEN", start_pos.ToFen());
   }

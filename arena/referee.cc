@@ -118,6 +118,7 @@ void PlayGame(const Opening& opening, Seat white, Seat black,
               const Adjudication& adjudication, GameRecord* record) {
   record->set_white(white.name);
   record->set_black(black.name);
+  if (opening.start.chess960()) record->set_chess960(true);
   record->set_book_fen(opening.start.ToFen());
   for (Move m : opening.moves) record->add_opening_moves(ToUci(m));
   Game game = opening.ToGame();

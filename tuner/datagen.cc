@@ -160,7 +160,8 @@ absl::Status AddSelfPlayPositions(const GameRecord& game,
     out->Drop("opening_score_above_max", game.moves_size());
     return absl::OkStatus();
   }
-  absl::StatusOr<Position> start = Position::FromFen(game.opening_fen());
+  absl::StatusOr<Position> start =
+      Position::FromFen(game.opening_fen(), game.chess960());
   if (!start.ok())
     return absl::DataLossError(
         absl::StrCat("game ", game.index(), ": ", start.status().message()));

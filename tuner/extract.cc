@@ -61,7 +61,8 @@ absl::Status ExtractFromLog(const std::string& log_path,
       }
     }
     Drop(out, "book_ply", g.opening_moves_size());
-    absl::StatusOr<Position> start = Position::FromFen(g.opening_fen());
+    absl::StatusOr<Position> start =
+        Position::FromFen(g.opening_fen(), g.chess960());
     if (!start.ok())
       return absl::DataLossError(absl::StrCat(log_path, ": game ", g.index(),
                                               ": ", start.status().message()));

@@ -166,6 +166,39 @@ fi
 (( rc == 2 )) && grep -q "/no/such/tables\" is not a directory" notb.txt ||
   fail "-tb with a missing directory: exit $rc: $(cat notb.txt)"
 
+# Chess960 (-variant fischerandom) from Shredder-FEN positions: UCI engines told
+# UCI_Chess960, in-process players alike; the PGN names the variant and every start,
+# and pgn-extract reads every game, castling included. A standard match refuses the book.
+printf '%s\n' "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf -" \
+  "nrkbbrqn/pppppppp/8/8/8/8/PPPPPPPP/BRKNQBRN w GBfb -" >b960.epd
+"$ARENA" -engine "cmd=$UCI" name=a -engine "cmd=$UCI" name=b -each tc=inf nodes=1500 \
+    -rounds 2 -repeat -openings file=b960.epd format=epd order=sequential \
+    -variant fischerandom -maxmoves 60 -pgnout file=c960.pgn --output_dir=c960 \
+    --progress=false >c960.txt 2>&1; rc=$?
+(( rc == 0 )) || fail "-variant fischerandom: exit $rc: $(tail -3 c960.txt)"
+grep -q "variant: CHESS960" c960/match.textproto || fail "no variant: $(cat c960/match.textproto)"
+[[ "$(grep -c '^\[Variant "Chess960"\]' c960.pgn)" == 4 ]] || fail "Chess960 PGN: $(head -12 c960.pgn)"
+c960_read=$("$PGN_EXTRACT" -s c960.pgn 2>/dev/null | grep -c '^\[Event ')
+c960_complaints=$("$PGN_EXTRACT" -s c960.pgn -o /dev/null 2>&1)
+[[ "$c960_read" == 4 && -z "$c960_complaints" ]] ||
+  fail "pgn-extract read $c960_read Chess960 games of 4: $c960_complaints"
+cat >c960.textproto <<CONFIG
+players { name: "a" config { search { hash_mb: 1 } } }
+players { name: "b" config { search { hash_mb: 1 } } }
+games: 2
+time_control { nodes: 1500 }
+adjudication { max_moves: 60 }
+openings { file: "b960.epd" }
+variant: CHESS960
+CONFIG
+"$ARENA" ./c960.textproto --output_dir=c960b --progress=false >c960b.txt 2>&1; rc=$?
+(( rc == 0 )) || fail "in-process Chess960: exit $rc: $(tail -3 c960b.txt)"
+"$ARENA" -engine "cmd=$UCI" name=a -engine "cmd=$UCI" name=b -each tc=inf nodes=500 \
+    -rounds 1 -repeat -openings file=b960.epd format=epd --output_dir=c960c \
+    --progress=false >c960c.txt 2>&1; rc=$?
+(( rc == 2 )) && grep -q "needs Chess960" c960c.txt ||
+  fail "a Chess960 book in a standard match: exit $rc: $(cat c960c.txt)"
+
 # -use-affinity: a game of a 2-thread engine gets 2 cores of its own (games at once:
 # as many as the cores hold); asking for more cores than there are is exit 2.
 "$ARENA" -engine "cmd=$UCI" name=smp option.Threads=2 -engine "cmd=$UCI" name=one \

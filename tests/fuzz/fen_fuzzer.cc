@@ -1,7 +1,8 @@
-// FEN parsing: any text gives a position or an error; a position prints back
-// to a FEN that parses to the same position, every legal move can be made, and
-// FindLegalMove (the log replay's one-move check) agrees with the generator on
-// every move of the pieces of the side to move.
+// FEN parsing, standard and Chess960 (the first byte chooses): any text gives
+// a position or an error; a position prints back to a FEN that parses to the
+// same position, every legal move can be made (its key equal to one computed
+// afresh), and FindLegalMove (the log replay's one-move check) agrees with the
+// generator on every move of the pieces of the side to move.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -11,11 +12,15 @@
 #include "engine/position.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  const std::string text(reinterpret_cast<const char*>(data), size);
-  absl::StatusOr<chess::Position> pos = chess::Position::FromFen(text);
+  if (size == 0) return 0;
+  const bool chess960 = data[0] & 1;
+  const std::string text(reinterpret_cast<const char*>(data + 1), size - 1);
+  absl::StatusOr<chess::Position> pos =
+      chess::Position::FromFen(text, chess960);
   if (!pos.ok()) return 0;
   const std::string fen = pos->ToFen();
-  absl::StatusOr<chess::Position> again = chess::Position::FromFen(fen);
+  absl::StatusOr<chess::Position> again =
+      chess::Position::FromFen(fen, chess960);
   if (!again.ok() || again->ToFen() != fen || again->key() != pos->key())
     __builtin_trap();
   const chess::MoveList legal = chess::LegalMoves(*pos);
@@ -44,6 +49,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     chess::Position next = *pos;
     (void)chess::ToSan(*pos, m);
     next.MakeMove(m);
+    if (next.key() != next.ComputeKey()) __builtin_trap();
     (void)chess::LegalMoves(next);
   }
   return 0;
