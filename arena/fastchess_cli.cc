@@ -457,15 +457,9 @@ absl::StatusOr<FastchessMatch> TranslateFastchessArgs(
   if (games_per_round == 0) games_per_round = repeat ? 2 : 1;
   if (repeat && games_per_round != 2)
     return Bad("-repeat", "plays each opening twice: -games must be 2");
-  const int64_t games = rounds * games_per_round;
-  if (games % 2 != 0) {
-    return Bad("-rounds",
-               absl::StrCat(rounds, " rounds of ", games_per_round,
-                            " game: arena plays every opening twice, colours "
-                            "swapped, so the games per pairing must be even "
-                            "(use -games 2 or -repeat)"));
-  }
-  c.set_games(int(games));
+  // -games 1 without -repeat: single games, each from its own opening.
+  if (games_per_round == 1) c.set_unpaired(true);
+  c.set_games(int(rounds * games_per_round));
   if (c.name().empty()) {
     std::vector<std::string> names;
     for (const PlayerConfig& p : c.players()) names.push_back(p.name());

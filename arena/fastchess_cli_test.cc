@@ -71,6 +71,22 @@ TEST(FastchessCliTest, TablebaseAdjudication) {
               HasSubstr("takes no value"));
 }
 
+// -games 1 without -repeat (fastchess's default): single games.
+TEST(FastchessCliTest, UnpairedGames) {
+  auto m = Translate(
+      "-engine cmd=./dev name=dev -engine cmd=base name=base -each tc=inf "
+      "nodes=500 -rounds 3");
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_TRUE(m->config.unpaired());
+  EXPECT_EQ(m->config.games(), 3);
+  m = Translate(
+      "-engine cmd=./dev name=dev -engine cmd=base name=base -each tc=inf "
+      "nodes=500 -rounds 3 -games 2");
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_FALSE(m->config.unpaired());
+  EXPECT_EQ(m->config.games(), 6);
+}
+
 TEST(FastchessCliTest, Chess960Variant) {
   const std::string engines =
       "-engine cmd=./dev name=dev -engine cmd=base name=base -each "
@@ -165,8 +181,6 @@ TEST(FastchessCliTest, WhatWeDoNotSupportIsRefusedByName) {
               HasSubstr("-openings policy: not supported"));
   EXPECT_THAT(Error(two + "-each tc=1 -pgnout file=x.pgn notation=lan"),
               HasSubstr("notation=lan"));
-  EXPECT_THAT(Error(two + "-each tc=1 -rounds 3 -games 1"),
-              HasSubstr("must be even"));
   EXPECT_THAT(Error(two), HasSubstr("no tc=, st=, nodes= or depth="));
   EXPECT_THAT(Error("-engine cmd=a name=a -each tc=1"),
               HasSubstr("at least two engines"));

@@ -120,10 +120,10 @@ absl::Status ValidateMatchShape(const MatchConfig& c) {
     return Invalid(c.games() > 0 ? "games" : "rounds",
                    "set exactly one of games and rounds, > 0");
   }
-  if (c.games() % 2 != 0) {
-    return Invalid(
-        "games",
-        "must be even: every opening is played twice, colours swapped");
+  if (c.games() % 2 != 0 && !c.unpaired()) {
+    return Invalid("games",
+                   "must be even: every opening is played twice, colours "
+                   "swapped (or set unpaired: true for single games)");
   }
   if (const int64_t n = ScheduledGames(c); n > kMaxScheduledGames) {
     return Invalid(c.games() > 0 ? "games" : "rounds",

@@ -227,6 +227,12 @@ TEST(MatchConfigTest, ErrorsNameFileLineColumnAndField) {
                          "\"b\" config {} }\n"
                          "games: 3\ntime_control { nodes: 5 }\n"),
               HasSubstr("m.textproto:3:1: games: must be even"));
+  EXPECT_TRUE(
+      ParseMatch("players { name: \"a\" config {} }\nplayers { name: "
+                 "\"b\" config {} }\n"
+                 "games: 3\nunpaired: true\ntime_control { nodes: 5 }\n",
+                 "m.textproto", ".")
+          .ok());
   EXPECT_THAT(
       ParseError("players { name: \"a\" config {} }\nplayers { name: \"b\" "
                  "config {} }\n"

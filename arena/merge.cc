@@ -220,7 +220,8 @@ absl::Status CheckShardsPresent(const std::vector<std::string>& paths,
     if (shard_source.count(s)) continue;
     const std::string note =
         absl::StrCat("shard ", s, "/", first.shard_count(), " is missing: its ",
-                     ShardSize(first.scheduled_games(), s, first.shard_count()),
+                     ShardSize(first.scheduled_games(), s, first.shard_count(),
+                               GamesPerRound(first.config())),
                      " games are in no log");
     if (final_merge) {
       return Invalid(absl::StrCat(note,

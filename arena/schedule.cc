@@ -24,21 +24,29 @@ std::vector<std::pair<int, int>> Pairings(const MatchConfig& config) {
 }
 
 int RoundsPerPairing(const MatchConfig& config) {
+  if (config.unpaired())
+    return config.rounds() > 0 ? config.rounds() : config.games();
   return config.rounds() > 0 ? config.rounds()
                              : int((int64_t(config.games()) + 1) / 2);
+}
+
+int GamesPerRound(const MatchConfig& config) {
+  return config.unpaired() ? 1 : 2;
 }
 
 bool InShard(int round, int pairing, int num_pairings, int index, int count) {
   return (int64_t(round) * num_pairings + pairing) % count == index;
 }
 
-int ShardSize(int games, int index, int count) {
-  const int pairs = games / 2;
-  return index >= pairs ? 0 : 2 * ((pairs - index + count - 1) / count);
+int ShardSize(int games, int index, int count, int games_per_round) {
+  const int units = games / games_per_round;
+  return index >= units
+             ? 0
+             : games_per_round * ((units - index + count - 1) / count);
 }
 
 int64_t ScheduledGames(const MatchConfig& config) {
-  return int64_t(RoundsPerPairing(config)) * 2 *
+  return int64_t(RoundsPerPairing(config)) * GamesPerRound(config) *
          int64_t(Pairings(config).size());
 }
 
@@ -57,7 +65,10 @@ std::vector<ScheduledGame> MakeSchedule(const MatchConfig& config,
         order[(int64_t(config.openings().start_index()) + round) %
               int64_t(order.size())];
     for (size_t p = 0; p < pairings.size(); ++p) {
-      for (int swap = 0; swap < 2; ++swap) {
+      // Unpaired: one game, the colours alternating by round.
+      const int first_swap = config.unpaired() ? round % 2 : 0;
+      for (int swap = first_swap; swap < first_swap + GamesPerRound(config);
+           ++swap) {
         ScheduledGame g;
         g.index = int(schedule.size());
         g.round = round;

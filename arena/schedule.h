@@ -24,11 +24,15 @@ struct ScheduledGame {
 // Player index pairs; results are reported from the first one's side.
 std::vector<std::pair<int, int>> Pairings(const MatchConfig& config);
 int RoundsPerPairing(const MatchConfig& config);
+// Games of one round and pairing: 2 (an opening with colours swapped), or 1
+// for an unpaired match.
+int GamesPerRound(const MatchConfig& config);
 // Whether a game belongs to shard `index` of `count`: game pairs (the two
 // games of one round and pairing) are dealt round-robin, and stay together.
 bool InShard(int round, int pairing, int num_pairings, int index, int count);
-// How many of a schedule's first `games` games shard `index` of `count` has.
-int ShardSize(int games, int index, int count);
+// How many of a schedule's first `games` games shard `index` of `count` has,
+// `games_per_round` being GamesPerRound of its match.
+int ShardSize(int games, int index, int count, int games_per_round = 2);
 
 // The schedule's length, without making it.
 int64_t ScheduledGames(const MatchConfig& config);

@@ -58,6 +58,31 @@ TEST(ScheduleTest, GamePairsSwapColoursAndShareTheOpening) {
   EXPECT_EQ(schedule[12].opening, 2);
 }
 
+// Unpaired: one game per round and pairing, each round its own opening, the
+// colours alternating by round; shards deal single games.
+TEST(ScheduleTest, UnpairedGamesAlternateColoursOverNewOpenings) {
+  MatchConfig config = WithPlayers(2, MatchConfig::HEAD_TO_HEAD, 5);
+  config.set_unpaired(true);
+  EXPECT_EQ(RoundsPerPairing(config), 5);
+  EXPECT_EQ(ScheduledGames(config), 5);
+  const std::vector<ScheduledGame> schedule = MakeSchedule(config, 10);
+  ASSERT_EQ(schedule.size(), 5u);
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_EQ(schedule[i].round, i);
+    EXPECT_EQ(schedule[i].opening, i);
+    EXPECT_EQ(schedule[i].white, i % 2);
+  }
+  int total = 0;
+  for (int shard = 0; shard < 2; ++shard) {
+    int in_shard = 0;
+    for (const ScheduledGame& g : schedule)
+      in_shard += InShard(g.round, g.pairing, 1, shard, 2);
+    EXPECT_EQ(in_shard, ShardSize(5, shard, 2, GamesPerRound(config)));
+    total += in_shard;
+  }
+  EXPECT_EQ(total, 5);
+}
+
 TEST(ScheduleTest, IsAPureFunctionOfTheConfigAndSeedsDiffer) {
   MatchConfig config = WithPlayers(2, MatchConfig::HEAD_TO_HEAD, 200);
   config.mutable_openings()->set_order(Openings::SHUFFLED);

@@ -148,7 +148,8 @@ MatchSummary SummarizeScan(const LogScan& log, const Standings& standings) {
   const MatchHeader& h = log.header;
   const bool shard = h.shard_count() > 0;
   MatchSummary summary = standings.Build(
-      shard ? ShardSize(h.scheduled_games(), h.shard_index(), h.shard_count())
+      shard ? ShardSize(h.scheduled_games(), h.shard_index(), h.shard_count(),
+                        GamesPerRound(h.config()))
             : h.scheduled_games());
   if (shard) NameShard(h.shard_index(), h.shard_count(), &summary);
   if (log.duplicates > 0) summary.set_duplicate_records(log.duplicates);
@@ -199,8 +200,13 @@ std::string FormatSummary(const MatchSummary& m) {
           &s, "  Elo: %+.1f +- %.1f (95%%)  nElo: %+.1f +- %.1f  LOS: %.1f%%\n",
           p.elo(), p.elo_error(), p.nelo(), p.nelo_error(), 100 * p.los());
     }
-    absl::StrAppendFormat(&s, "  Pentanomial [LL, LD, WL+DD, WD, WW]: [%s]\n",
-                          absl::StrJoin(p.pentanomial(), ", "));
+    if (m.unpaired()) {
+      s += "  Statistics per game (trinomial): the games are unpaired, and "
+           "pentanomial statistics need game pairs\n";
+    } else {
+      absl::StrAppendFormat(&s, "  Pentanomial [LL, LD, WL+DD, WD, WW]: [%s]\n",
+                            absl::StrJoin(p.pentanomial(), ", "));
+    }
     if (p.has_llr()) {
       absl::StrAppendFormat(&s, "  SPRT: LLR %.2f (%.2f, %.2f): %s\n", p.llr(),
                             p.llr_lower(), p.llr_upper(), p.sprt());

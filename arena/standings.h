@@ -53,8 +53,11 @@ class Standings {
   explicit Standings(const MatchConfig& config)
       : config_(config), pairings_(Pairings(config)) {
     per_pairing_.resize(pairings_.size());
-    if (config_.has_sprt())
-      for (Entry& e : per_pairing_) e.llr = SprtLlr(Sprt(), e.penta);
+    if (config_.has_sprt()) {
+      for (Entry& e : per_pairing_)
+        e.llr = config_.unpaired() ? SprtLlr(Sprt(), e.tri)
+                                   : SprtLlr(Sprt(), e.penta);
+    }
   }
 
   void Add(const GameRecord& g) {
@@ -67,25 +70,16 @@ class Standings {
       ++e.tri.losses;
     else
       ++e.tri.draws;
-    auto& pair = e.open_pairs[g.round()];
-    pair.push_back(points);
-    if (pair.size() == 2) {
+    if (config_.unpaired()) {
+      UpdateSprt(e, e.tri);
+    } else if (auto& pair = e.open_pairs[g.round()];
+               pair.push_back(points), pair.size() == 2) {
       const int half_points = int(2 * (pair[0] + pair[1]) + 0.5);  // 0..4
       int* bucket[] = {&e.penta.ll, &e.penta.ld, &e.penta.wl_dd, &e.penta.wd,
                        &e.penta.ww};
       ++*bucket[half_points];
       e.open_pairs.erase(g.round());
-      if (config_.has_sprt()) {
-        e.llr = SprtLlr(Sprt(), e.penta);
-        // The test stops where the LLR first crosses a bound: the games
-        // already under way when it did still count towards the Elo, but
-        // cannot take the verdict back.
-        if (e.decision == SprtDecision::kContinue) {
-          e.decision = SprtDecide(Sprt(), e.llr);
-          if (e.decision != SprtDecision::kContinue)
-            e.decided_after_games = e.tri.games();
-        }
-      }
+      UpdateSprt(e, e.penta);
     }
     ++terminations_[GameRecord::Termination_Name(g.termination())];
     ++played_;
@@ -153,6 +147,7 @@ class Standings {
     m.set_name(config_.name());
     m.set_scheduled_games(scheduled);
     m.set_played_games(played_);
+    if (config_.unpaired()) m.set_unpaired(true);
     for (size_t p = 0; p < pairings_.size(); ++p)
       *m.add_pairings() = Summary(int(p));
     for (const auto& [name, count] : terminations_)
@@ -166,6 +161,21 @@ class Standings {
   int played() const { return played_; }
 
  private:
+  struct Entry;
+  // Unpaired matches test per game (trinomial), paired ones per pair.
+  template <typename Counts>
+  void UpdateSprt(Entry& e, const Counts& counts) {
+    if (!config_.has_sprt()) return;
+    e.llr = SprtLlr(Sprt(), counts);
+    // The test stops where the LLR first crosses a bound: the games already
+    // under way when it did still count towards the Elo, but cannot take the
+    // verdict back.
+    if (e.decision == SprtDecision::kContinue) {
+      e.decision = SprtDecide(Sprt(), e.llr);
+      if (e.decision != SprtDecision::kContinue)
+        e.decided_after_games = e.tri.games();
+    }
+  }
   struct Entry {
     Trinomial tri;
     Pentanomial penta;

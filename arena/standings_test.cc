@@ -79,6 +79,47 @@ TEST(StandingsTest, TheSprtVerdictIsWhereTheLlrFirstCrossedABound) {
   EXPECT_EQ(summary.games(), decided_after + 4);
 }
 
+// Unpaired games: Elo and the SPRT per game (trinomial), no pentanomial.
+TEST(StandingsTest, UnpairedGamesAreJudgedPerGame) {
+  const MatchConfig config = Config(R"(
+    players { name: "new" config {} }
+    players { name: "old" config {} }
+    unpaired: true
+    sprt { elo0: 0 elo1: 10 }
+  )");
+  Standings standings(config);
+  int games = 0;
+  while (standings.Decision() == SprtDecision::kContinue && games < 10000) {
+    GameRecord g;
+    g.set_round(games);
+    g.set_index(games);
+    const bool new_is_white = games % 2 == 0;
+    g.set_white(new_is_white ? "new" : "old");
+    g.set_black(new_is_white ? "old" : "new");
+    // new wins 2 of every 5, draws 2, loses 1.
+    const int k = games % 5;
+    const bool new_wins = k < 2, draw = k < 4 && !new_wins;
+    g.set_result(draw                       ? GameRecord::DRAW
+                 : new_wins == new_is_white ? GameRecord::WHITE_WINS
+                                            : GameRecord::BLACK_WINS);
+    standings.Add(g);
+    ++games;
+  }
+  EXPECT_EQ(standings.Decision(), SprtDecision::kAcceptH1);
+  const MatchSummary m = standings.Build(games);
+  EXPECT_TRUE(m.unpaired());
+  EXPECT_EQ(m.pairings(0).games(), games);
+  EXPECT_EQ(m.pairings(0).pentanomial(0), 0);
+  EXPECT_TRUE(m.pairings(0).has_elo());
+  const Trinomial tri{m.pairings(0).wins(), m.pairings(0).draws(),
+                      m.pairings(0).losses()};
+  SprtParams sprt;
+  sprt.elo0 = 0;
+  sprt.elo1 = 10;
+  EXPECT_DOUBLE_EQ(m.pairings(0).llr(), SprtLlr(sprt, tri));
+  EXPECT_THAT(FormatSummary(m), HasSubstr("Statistics per game (trinomial)"));
+}
+
 TEST(StandingsTest, PlayersAreRatedAgainstTheConfigsAnchors) {
   const MatchConfig config = Config(kLadder);
   Standings standings(config);

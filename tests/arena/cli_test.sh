@@ -166,6 +166,14 @@ fi
 (( rc == 2 )) && grep -q "/no/such/tables\" is not a directory" notb.txt ||
   fail "-tb with a missing directory: exit $rc: $(cat notb.txt)"
 
+# Unpaired games (fastchess's -rounds N without -repeat): N single games, colours
+# alternating, judged per game with a note that pentanomial needs pairs.
+"$ARENA" -engine "cmd=$UCI" name=a -engine "cmd=$UCI" name=b -each tc=inf nodes=500 \
+    -rounds 3 -maxmoves 30 --output_dir=single --progress=false >single.txt 2>&1; rc=$?
+(( rc == 0 )) || fail "unpaired: exit $rc: $(tail -3 single.txt)"
+grep -q "Games: 3 " single.txt && grep -q "Statistics per game (trinomial)" single.txt ||
+  fail "unpaired: $(cat single.txt)"
+
 # Chess960 (-variant fischerandom) from Shredder-FEN positions: UCI engines told
 # UCI_Chess960, in-process players alike; the PGN names the variant and every start,
 # and pgn-extract reads every game, castling included. A standard match refuses the book.
