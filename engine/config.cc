@@ -55,6 +55,8 @@ constexpr Range kSearchRanges[] = {
     {"see_noisy_margin_cp", 0, 2000},
     {"multi_pv", 1, 256},
     {"threads", 1, 1024},
+    {"skill_level", 0, 20},
+    {"elo", 1320, 2400},
 };
 
 absl::Status ValidateTablebases(const TablebaseParams& tb) {

@@ -93,6 +93,16 @@ absl::Status SetOptionInPlace(absl::string_view raw_name,
         config->mutable_search(),
         SearchParams::descriptor()->FindFieldByName("hash_mb"), value);
   }
+  // Stockfish's spelling of the strength options.
+  if (name == "skill_level" || name == "uci_limitstrength" ||
+      name == "uci_elo") {
+    const char* field = name == "skill_level"         ? "skill_level"
+                        : name == "uci_limitstrength" ? "limit_strength"
+                                                      : "elo";
+    return SetScalarField(config->mutable_search(),
+                          SearchParams::descriptor()->FindFieldByName(field),
+                          value);
+  }
   if (name == "multipv") {
     return SetScalarField(
         config->mutable_search(),

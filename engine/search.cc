@@ -7,6 +7,7 @@
 
 #include "engine/game.h"
 #include "engine/see.h"
+#include "engine/skill.h"
 #include "engine/time_budget.h"
 
 namespace chess {
@@ -358,8 +359,7 @@ MoveList Engine::MovesAt(const Position& pos, int ply) const {
 
 bool Engine::SearchOtherLines(const Position& pos, int depth,
                               std::vector<PvLine>* lines) {
-  const size_t wanted =
-      std::min<size_t>(params_.multi_pv(), MovesAt(pos, 0).size());
+  const size_t wanted = std::min<size_t>(lines_wanted_, MovesAt(pos, 0).size());
   excluded_root_moves_.clear();
   for (size_t i = 1; i < wanted; ++i) {
     excluded_root_moves_.push_back((*lines)[i - 1].pv[0]);
@@ -863,9 +863,15 @@ SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
   result.pv = {root_moves[0]};
   if (!is_helper_ && params_.threads() > 1) StartHelpers(pos, history, limits);
 
-  const int max_depth = limits.depth > 0 && !limits.infinite
-                            ? std::min(limits.depth, kMaxPly - 1)
-                            : kMaxPly - 1;
+  // Limited strength: a shallow search of several lines, one of them played.
+  const double level = is_helper_ ? kFullStrength : SkillLevel(params_);
+  const bool weakened = level < kFullStrength;
+  lines_wanted_ =
+      weakened ? std::max(params_.multi_pv(), 4) : params_.multi_pv();
+  int max_depth = limits.depth > 0 && !limits.infinite
+                      ? std::min(limits.depth, kMaxPly - 1)
+                      : kMaxPly - 1;
+  if (weakened) max_depth = std::min(max_depth, 1 + int(level));
   const bool time_managed = soft_limit_ms_ > 0 && limits.movetime_ms <= 0;
   const int first_depth = params_.iterative_deepening() ? 1 : max_depth;
   int previous_score = 0;
@@ -894,7 +900,7 @@ SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
     result.tb_hits = tb_hits_;
     result.best_move = pv_[0][0];
     result.pv.assign(pv_[0], pv_[0] + pv_length_[0]);
-    if (params_.multi_pv() > 1) {
+    if (lines_wanted_ > 1) {
       // A line cut short keeps the previous iteration's.
       if (result.lines.empty()) result.lines.resize(1);
       result.lines[0] = PvLine{result.score, result.pv};
@@ -920,6 +926,15 @@ SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   StopHelpers();
+  if (weakened && result.lines.size() > 1) {
+    std::vector<int> scores;
+    for (const PvLine& line : result.lines) scores.push_back(line.score);
+    const PvLine& chosen = result.lines[PickLine(
+        scores, level, Mix(pos.key() ^ Mix(params_.eval_noise_seed() + 7)))];
+    result.best_move = chosen.pv[0];
+    result.pv = chosen.pv;
+    result.score = chosen.score;
+  }
   result.nodes = nodes_ + HelperNodes();
   result.tb_hits = tb_hits_;
   result.time_ms = ElapsedMs();

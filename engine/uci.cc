@@ -161,6 +161,9 @@ void UciSession::HandleUci() {
   Send("option name Clear Hash type button");
   Send("option name Ponder type check default false");
   Send("option name UCI_Chess960 type check default false");
+  Send("option name Skill Level type spin default 20 min 0 max 20");
+  Send("option name UCI_LimitStrength type check default false");
+  Send("option name UCI_Elo type spin default 2400 min 1320 max 2400");
   Send("option name MultiPV type spin default 1 min 1 max 256");
   Send("option name SyzygyPath type string default <empty>");
   Send("option name SyzygyProbeDepth type spin default 1 min 1 max 100");
@@ -169,7 +172,8 @@ void UciSession::HandleUci() {
   const auto* search = SearchParams::descriptor();
   for (int i = 0; i < search->field_count(); ++i) {
     const std::string& field = search->field(i)->name();
-    if (field != "hash_mb" && field != "multi_pv" && field != "threads")
+    if (field != "hash_mb" && field != "multi_pv" && field != "threads" &&
+        field != "skill_level" && field != "limit_strength" && field != "elo")
       Send(UciOptionLine(search->field(i)));
   }
   const auto* eval = EvalParams::descriptor();

@@ -95,6 +95,15 @@ send "position fen bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf -
 send "position startpos"
 send "go perft 4";                expect '^Nodes searched: 197281$' 10
 
+# Limited strength: UCI_Elo on Stockfish's scale, a shallow search of 4 lines.
+send "setoption name UCI_LimitStrength value true"
+send "setoption name UCI_Elo value 1500"
+send "position startpos"
+send "go depth 20";               expect '^info depth [1-9] .*multipv 4 ' 5; expect '^bestmove' 5
+send "setoption name UCI_Elo value 100"; expect '^info string error: .*elo' 2
+send "setoption name UCI_LimitStrength value false"
+send "setoption name Skill Level value 21"; expect '^info string error: .*skill_level' 2
+
 # searchmoves: only the moves listed.
 send "position startpos"
 send "go depth 5 searchmoves a2a3 h2h3"; expect '^bestmove (a2a3|h2h3)' 5

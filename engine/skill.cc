@@ -1,0 +1,64 @@
+#include "engine/skill.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+
+namespace chess {
+namespace {
+
+// Measured Elo on Stockfish 15.1's UCI_Elo scale at levels 0, 2, ..., 20
+// (docs/engine.md: the calibration and how it was run).
+struct LevelElo {
+  double level;
+  double elo;
+};
+constexpr LevelElo kCalibration[] = {
+    {0, 1320}, {4, 1600}, {8, 1850}, {12, 2050}, {16, 2250}, {20, 2400},
+};
+
+}  // namespace
+
+double LevelForElo(int elo) {
+  const LevelElo* first = std::begin(kCalibration);
+  const LevelElo* last = std::end(kCalibration) - 1;
+  if (elo <= first->elo) return first->level;
+  if (elo >= last->elo) return last->level;
+  for (const LevelElo* p = first; p < last; ++p) {
+    const LevelElo& a = p[0];
+    const LevelElo& b = p[1];
+    if (elo <= b.elo)
+      return a.level + (b.level - a.level) * (elo - a.elo) / (b.elo - a.elo);
+  }
+  return kFullStrength;
+}
+
+double SkillLevel(const SearchParams& params) {
+  return params.limit_strength() ? LevelForElo(params.elo())
+                                 : double(params.skill_level());
+}
+
+size_t PickLine(const std::vector<int>& scores, double level, uint64_t random) {
+  if (scores.empty()) return 0;
+  // Stockfish's rule: each line's score plus a push, larger for lines further
+  // below the best and, at random, larger the weaker the level.
+  const int top = scores.front();
+  const int delta = std::min(top - scores.back(), 100);
+  const double weakness = 120 - 2 * level;
+  size_t best = 0;
+  double best_value = -1e18;
+  for (size_t i = 0; i < scores.size(); ++i) {
+    random = random * 6364136223846793005ULL + 1442695040888963407ULL;
+    const double draw = double(random >> 33) / double(1ULL << 31);  // [0, 1)
+    const double push =
+        (weakness * (top - scores[i]) + delta * std::floor(draw * weakness)) /
+        128;
+    if (scores[i] + push > best_value) {
+      best_value = scores[i] + push;
+      best = i;
+    }
+  }
+  return best;
+}
+
+}  // namespace chess
