@@ -1,9 +1,10 @@
 // A UCI command stream, line by line, then the end of input: the engine
 // answers or complains, never crashes. Searches are bounded by the next
-// command and the end of input. Skipped: "bench" (a minute of searching) and
-// lines naming the hash size, which may allocate gigabytes on purpose (the
-// fallback when memory is short has its own tests: search_test,
-// uci_session_test).
+// command and the end of input. Skipped: "bench" (a minute of searching),
+// "go perft" (as deep as asked, an hour at depth 8), and lines naming the
+// hash size or the threads, which may allocate gigabytes on purpose (the
+// fallback when memory is short and the helper threads have their own tests:
+// search_test, uci_session_test).
 #include <cstddef>
 #include <cstdint>
 #include <sstream>
@@ -26,7 +27,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (absl::string_view line : absl::StrSplit(text, '\n')) {
     const std::string lower = absl::AsciiStrToLower(line);
     if (absl::StartsWith(absl::StripLeadingAsciiWhitespace(lower), "bench") ||
-        absl::StrContains(lower, "hash") || absl::StrContains(lower, "config"))
+        absl::StrContains(lower, "hash") ||
+        absl::StrContains(lower, "config") ||
+        absl::StrContains(lower, "perft") ||
+        absl::StrContains(lower, "threads"))
       continue;
     if (!session.HandleLine(line)) return 0;
   }
