@@ -265,6 +265,23 @@ void Position::MovePiece(Square from, Square to) {
   key_ ^= kZobrist.piece_square[p][from] ^ kZobrist.piece_square[p][to];
 }
 
+// The piece to its square, what it captures off the board, a promotion made:
+// all of a move but castling's rook.
+__attribute__((always_inline)) inline void Position::MakePieceMove(Move m,
+                                                                   Color us) {
+  const Square from = m.from(), to = m.to();
+  if (m.flag() == kEnPassant) {
+    RemovePiece(to + (us == kWhite ? -8 : 8));
+  } else if (m.is_capture()) {
+    RemovePiece(to);
+  }
+  MovePiece(from, to);
+  if (m.is_promotion()) {
+    RemovePiece(to);
+    PutPiece(MakePiece(us, m.promotion_type()), to);
+  }
+}
+
 __attribute__((always_inline)) inline void Position::FinishMove(Color us,
                                                                 Move m) {
   const Square from = m.from(), to = m.to();
@@ -302,16 +319,8 @@ void Position::MakeMove(Move m) {
   ++halfmove_clock_;
   if (is_pawn || m.is_capture()) halfmove_clock_ = 0;
 
-  if (flag == kEnPassant) {
-    RemovePiece(to + (us == kWhite ? -8 : 8));
-  } else if (m.is_capture()) {
-    RemovePiece(to);
-  }
-  MovePiece(from, to);
-  if (m.is_promotion()) {
-    RemovePiece(to);
-    PutPiece(MakePiece(us, m.promotion_type()), to);
-  } else if (flag == kKingCastle) {
+  MakePieceMove(m, us);
+  if (flag == kKingCastle) {
     MovePiece(to + 1, to - 1);
   } else if (flag == kQueenCastle) {
     MovePiece(to - 2, to + 1);
@@ -337,16 +346,7 @@ void Position::MakeMove960(Move m) {
   if (m.is_castle()) {
     MakeCastling960(m);
   } else {
-    if (m.flag() == kEnPassant) {
-      RemovePiece(to + (us == kWhite ? -8 : 8));
-    } else if (m.is_capture()) {
-      RemovePiece(to);
-    }
-    MovePiece(from, to);
-    if (m.is_promotion()) {
-      RemovePiece(to);
-      PutPiece(MakePiece(us, m.promotion_type()), to);
-    }
+    MakePieceMove(m, us);
   }
   key_ ^= kZobrist.castling[castling_];
   FinishMove(us, m);

@@ -94,6 +94,7 @@ class Position {
   void MakeMove960(Move m);
   // The common end of MakeMove: side to move, counters, en passant, checks.
   inline void FinishMove(Color us, Move m);
+  inline void MakePieceMove(Move m, Color us);
 
   Bitboard by_type_[6] = {};
   Bitboard by_color_[2] = {};
