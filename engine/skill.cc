@@ -41,20 +41,25 @@ double SkillLevel(const SearchParams& params) {
 size_t PickLine(const std::vector<int>& scores, double level, uint64_t random) {
   if (scores.empty()) return 0;
   // Stockfish's rule: each line's score plus a push, larger for lines further
-  // below the best and, at random, larger the weaker the level.
-  const int top = scores.front();
-  const int delta = std::min(top - scores.back(), 100);
+  // below the best and, at random, larger the weaker the level. In its units
+  // (Stockfish 15.1: 208 to the end-game pawn, 126 to the middle-game one),
+  // so that a level means what it means there.
+  constexpr double kUnitsPerCentipawn = 2.08;
+  constexpr double kMiddleGamePawn = 126;
+  const double top = scores.front() * kUnitsPerCentipawn;
+  const double delta =
+      std::min(top - scores.back() * kUnitsPerCentipawn, kMiddleGamePawn);
   const double weakness = 120 - 2 * level;
   size_t best = 0;
   double best_value = -1e18;
   for (size_t i = 0; i < scores.size(); ++i) {
     random = random * 6364136223846793005ULL + 1442695040888963407ULL;
     const double draw = double(random >> 33) / double(1ULL << 31);  // [0, 1)
+    const double score = scores[i] * kUnitsPerCentipawn;
     const double push =
-        (weakness * (top - scores[i]) + delta * std::floor(draw * weakness)) /
-        128;
-    if (scores[i] + push > best_value) {
-      best_value = scores[i] + push;
+        (weakness * (top - score) + delta * std::floor(draw * weakness)) / 128;
+    if (score + push > best_value) {
+      best_value = score + push;
       best = i;
     }
   }
