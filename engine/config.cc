@@ -56,7 +56,7 @@ constexpr Range kSearchRanges[] = {
     {"multi_pv", 1, 256},
     {"threads", 1, 1024},
     {"skill_level", 0, 20},
-    {"elo", 1320, 2400},
+    {"elo", 1200, 2400},
 };
 
 absl::Status ValidateTablebases(const TablebaseParams& tb) {

@@ -11,14 +11,15 @@ namespace {
 
 TEST(SkillTest, EloMapsToLevelsMonotonically) {
   double previous = -1;
-  for (int elo = 1320; elo <= 2400; elo += 20) {
+  for (int elo = 1200; elo <= 2400; elo += 20) {
     const double level = LevelForElo(elo);
     EXPECT_GE(level, previous) << elo;
     EXPECT_GE(level, 0);
     EXPECT_LE(level, kFullStrength);
     previous = level;
   }
-  EXPECT_EQ(LevelForElo(1000), 0);
+  EXPECT_EQ(LevelForElo(1000), 1);  // below the weakest level measured
+  EXPECT_NEAR(LevelForElo(1877), 10, 1e-9);
   EXPECT_EQ(LevelForElo(2400), kFullStrength);
   SearchParams params;
   params.set_skill_level(7);
