@@ -265,7 +265,7 @@ class Engine {
   std::optional<syzygy::Wdl> root_tb_value_;
   std::vector<Move> root_moves_;
   std::vector<Move> excluded_root_moves_;  // MultiPV: lines already found
-  int lines_wanted_ = 1;  // MultiPV, or more for a weakened search
+  int lines_wanted_ = 1;   // MultiPV, or more for a weakened search
   std::vector<Key> keys_;  // game history, then the current search path
   size_t root_key_index_ = 0;
   Move killers_[kMaxPly + 2][2];
