@@ -76,37 +76,40 @@ std::string NormalizeOptionName(absl::string_view name) {
 
 namespace {
 
-// Stockfish's spelling of the tablebase options, normalized, and their fields.
-std::string TablebaseFieldName(const std::string& name) {
-  if (name == "syzygypath") return "syzygy_path";
-  if (name == "syzygyprobelimit") return "syzygy_probe_limit";
-  if (name == "syzygyprobedepth") return "syzygy_probe_depth";
-  if (name == "syzygy50moverule") return "syzygy_50_move_rule";
-  return name;
+// UCI options with Stockfish's spelling (normalized) and the SearchParams or
+// TablebaseParams field each one sets.
+struct UciSpelling {
+  const char* option;
+  const char* field;
+  bool tablebases;
+};
+constexpr UciSpelling kUciSpellings[] = {
+    {"hash", "hash_mb", false},
+    {"multipv", "multi_pv", false},
+    {"threads", "threads", false},
+    {"skill_level", "skill_level", false},
+    {"uci_limitstrength", "limit_strength", false},
+    {"uci_elo", "elo", false},
+    {"syzygypath", "syzygy_path", true},
+    {"syzygyprobelimit", "syzygy_probe_limit", true},
+    {"syzygyprobedepth", "syzygy_probe_depth", true},
+    {"syzygy50moverule", "syzygy_50_move_rule", true},
+};
+
+const UciSpelling* FindSpelling(const std::string& normalized_name) {
+  for (const UciSpelling& s : kUciSpellings)
+    if (normalized_name == s.option) return &s;
+  return nullptr;
 }
 
 absl::Status SetOptionInPlace(absl::string_view raw_name,
                               absl::string_view value, EngineConfig* config) {
   const std::string name = NormalizeOptionName(raw_name);
-  if (name == "hash") {
-    return SetScalarField(
-        config->mutable_search(),
-        SearchParams::descriptor()->FindFieldByName("hash_mb"), value);
-  }
-  // Stockfish's spelling of the strength options.
-  if (name == "skill_level" || name == "uci_limitstrength" ||
-      name == "uci_elo") {
-    const char* field = name == "skill_level"         ? "skill_level"
-                        : name == "uci_limitstrength" ? "limit_strength"
-                                                      : "elo";
-    return SetScalarField(config->mutable_search(),
-                          SearchParams::descriptor()->FindFieldByName(field),
-                          value);
-  }
-  if (name == "multipv") {
-    return SetScalarField(
-        config->mutable_search(),
-        SearchParams::descriptor()->FindFieldByName("multi_pv"), value);
+  if (const UciSpelling* spelling = FindSpelling(name)) {
+    Message* m = spelling->tablebases
+                     ? static_cast<Message*>(config->mutable_tablebases())
+                     : static_cast<Message*>(config->mutable_search());
+    return SetScalarField(m, FindScalarField(*m, spelling->field), value);
   }
   if (const FieldDescriptor* f = FindScalarField(config->search(), name)) {
     return SetScalarField(config->mutable_search(), f, value);
@@ -114,8 +117,7 @@ absl::Status SetOptionInPlace(absl::string_view raw_name,
   if (const FieldDescriptor* f = FindScalarField(config->eval(), name)) {
     return SetScalarField(config->mutable_eval(), f, value);
   }
-  if (const FieldDescriptor* f =
-          FindScalarField(config->tablebases(), TablebaseFieldName(name))) {
+  if (const FieldDescriptor* f = FindScalarField(config->tablebases(), name)) {
     return SetScalarField(config->mutable_tablebases(), f, value);
   }
   int feature;
@@ -136,6 +138,12 @@ absl::Status SetOptionInPlace(absl::string_view raw_name,
 }
 
 }  // namespace
+
+bool HasUciSpelling(absl::string_view field) {
+  for (const UciSpelling& s : kUciSpellings)
+    if (field == s.field) return true;
+  return false;
+}
 
 absl::Status SetConfigOption(absl::string_view raw_name,
                              absl::string_view value, EngineConfig* config) {
@@ -174,9 +182,13 @@ absl::StatusOr<double> NumericField(const google::protobuf::Message& m,
 
 absl::StatusOr<double> GetNumericConfigOption(absl::string_view raw_name,
                                               const EngineConfig& config) {
-  std::string name = NormalizeOptionName(raw_name);
-  if (name == "hash") name = "hash_mb";
-  if (name == "multipv") name = "multi_pv";
+  const std::string name = NormalizeOptionName(raw_name);
+  if (const UciSpelling* spelling = FindSpelling(name)) {
+    const Message& m = spelling->tablebases
+                           ? static_cast<const Message&>(config.tablebases())
+                           : static_cast<const Message&>(config.search());
+    return NumericField(m, FindScalarField(m, spelling->field));
+  }
   if (const FieldDescriptor* f = FindScalarField(config.search(), name)) {
     return NumericField(config.search(), f);
   }

@@ -16,9 +16,15 @@ namespace chess {
 // Move" and "null_move" name the same option.
 std::string NormalizeOptionName(absl::string_view name);
 
-// Sets a field of `config` named as a UCI option: a SearchParams or EvalParams
-// field name ("null_move", "hash_mb", "tempo_mg"; "Hash" for hash_mb), or an
-// evaluation weight ("value.knight.mg", "pst.knight.e4.eg"). Names are
+// Whether a field is offered under Stockfish's spelling instead of its own
+// name ("Hash" for hash_mb, "MultiPV", "Threads", "Skill Level",
+// "UCI_LimitStrength", "UCI_Elo", "SyzygyPath" and the other Syzygy options).
+bool HasUciSpelling(absl::string_view field);
+
+// Sets a field of `config` named as a UCI option: Stockfish's spelling (see
+// HasUciSpelling), a SearchParams, EvalParams or TablebaseParams field name
+// ("null_move", "hash_mb", "tempo_mg"), or an evaluation weight
+// ("value.knight.mg", "pst.knight.e4.eg"). Names are
 // case-insensitive; spaces count as underscores. NotFound: no such option;
 // InvalidArgument: a value the field cannot hold. Ranges are checked later, by
 // ValidateEngineConfig.

@@ -57,5 +57,24 @@ TEST(ConfigOptionTest, RangesAreLeftToValidation) {
   EXPECT_FALSE(ValidateEngineConfig(config).ok());
 }
 
+// Stockfish's spellings set and read the fields they name, field names too.
+TEST(ConfigOptionTest, StockfishSpellingsNameTheirFields) {
+  EngineConfig config = DefaultEngineConfig();
+  ASSERT_TRUE(SetConfigOption("UCI_Elo", "1500", &config).ok());
+  ASSERT_TRUE(SetConfigOption("MultiPV", "3", &config).ok());
+  ASSERT_TRUE(SetConfigOption("SyzygyProbeLimit", "5", &config).ok());
+  ASSERT_TRUE(SetConfigOption("syzygy_probe_depth", "4", &config).ok());
+  ASSERT_TRUE(SetConfigOption("SyzygyPath", "<empty>", &config).ok());
+  EXPECT_EQ(config.search().elo(), 1500);
+  EXPECT_EQ(config.search().multi_pv(), 3);
+  EXPECT_EQ(config.tablebases().syzygy_probe_limit(), 5);
+  EXPECT_EQ(config.tablebases().syzygy_probe_depth(), 4);
+  EXPECT_EQ(config.tablebases().syzygy_path(), "");
+  EXPECT_EQ(*GetNumericConfigOption("UCI_Elo", config), 1500);
+  EXPECT_EQ(*GetNumericConfigOption("Hash", config), config.search().hash_mb());
+  EXPECT_TRUE(HasUciSpelling("hash_mb"));
+  EXPECT_FALSE(HasUciSpelling("null_move"));
+}
+
 }  // namespace
 }  // namespace chess

@@ -171,9 +171,7 @@ void UciSession::HandleUci() {
   Send("option name SyzygyProbeLimit type spin default 7 min 0 max 7");
   const auto* search = SearchParams::descriptor();
   for (int i = 0; i < search->field_count(); ++i) {
-    const std::string& field = search->field(i)->name();
-    if (field != "hash_mb" && field != "multi_pv" && field != "threads" &&
-        field != "skill_level" && field != "limit_strength" && field != "elo")
+    if (!HasUciSpelling(search->field(i)->name()))
       Send(UciOptionLine(search->field(i)));
   }
   const auto* eval = EvalParams::descriptor();
@@ -344,19 +342,6 @@ void UciSession::HandleSetOption(absl::string_view args) {
     chess960_ = v == "true";
     return;
   }
-  if (normalized == "syzygypath") {
-    EngineConfig config = engine_->config();
-    if (absl::Status s = SetConfigOption(name, value, &config); !s.ok()) {
-      Send(absl::StrCat("info string error: ", s.message()));
-      return;
-    }
-    if (TryConfig(config, name) && !config.tablebases().syzygy_path().empty()) {
-      const syzygy::TableSet tables = syzygy::Loaded();
-      Send(absl::StrCat("info string Found ", tables.tables,
-                        " tablebases, up to ", tables.largest, " pieces"));
-    }
-    return;
-  }
   if (normalized == "clear_hash") {
     // As Stockfish: the table and every history, the state a new game starts
     // from.
@@ -386,7 +371,12 @@ void UciSession::HandleSetOption(absl::string_view args) {
     Send(absl::StrCat("info string error: ", s.message()));
     return;
   }
-  TryConfig(config, name);
+  if (TryConfig(config, name) && normalized == "syzygypath" &&
+      !config.tablebases().syzygy_path().empty()) {
+    const syzygy::TableSet tables = syzygy::Loaded();
+    Send(absl::StrCat("info string Found ", tables.tables,
+                      " tablebases, up to ", tables.largest, " pieces"));
+  }
 }
 
 void UciSession::HandleBench(absl::string_view args) {
