@@ -13,6 +13,7 @@
 #include "common/files.h"
 #include "common/textproto.h"
 #include "engine/config.h"
+#include "engine/syzygy.h"
 
 namespace chess {
 namespace {
@@ -240,14 +241,13 @@ absl::Status ResolveTablebases(MatchConfig* c, const std::string& base_dir) {
          absl::StrSplit(a->tb_path(), ':', absl::SkipEmpty())) {
       dirs.push_back(
           fs::absolute(ResolvePath(base_dir, std::string(dir))).string());
-      std::error_code error;
-      if (!fs::is_directory(dirs.back(), error)) {
-        return Invalid(
-            "adjudication.tb_path",
-            absl::StrCat("\"", dirs.back(), "\" is not a directory"));
-      }
     }
     a->set_tb_path(absl::StrJoin(dirs, ":"));
+    if (absl::StatusOr<std::vector<std::string>> found =
+            syzygy::Directories(a->tb_path());
+        !found.ok()) {
+      return Invalid("adjudication.tb_path", found.status().message());
+    }
   }
   std::string tables = a->tb_path(), first_user = "adjudication.tb_path";
   for (int i = 0; i < c->players_size(); ++i) {

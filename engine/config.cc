@@ -12,6 +12,7 @@
 #include "common/textproto.h"
 #include "engine/eval_weights.h"
 #include "engine/network.h"
+#include "engine/syzygy.h"
 #include "google/protobuf/text_format.h"
 
 namespace chess {
@@ -70,14 +71,11 @@ absl::Status ValidateTablebases(const TablebaseParams& tb) {
         absl::StrCat("tablebases.syzygy_probe_depth (SyzygyProbeDepth) = ",
                      tb.syzygy_probe_depth(), " is outside [1, 100]"));
   }
-  for (absl::string_view dir :
-       absl::StrSplit(tb.syzygy_path(), ':', absl::SkipEmpty())) {
-    std::error_code error;
-    if (!std::filesystem::is_directory(std::string(dir), error)) {
-      return absl::NotFoundError(
-          absl::StrCat("tablebases.syzygy_path (SyzygyPath): \"", dir,
-                       "\" is not a directory"));
-    }
+  if (absl::StatusOr<std::vector<std::string>> dirs =
+          syzygy::Directories(tb.syzygy_path());
+      !dirs.ok()) {
+    return absl::NotFoundError(absl::StrCat(
+        "tablebases.syzygy_path (SyzygyPath): ", dirs.status().message()));
   }
   return absl::OkStatus();
 }

@@ -106,16 +106,25 @@ int CountTables(const std::vector<std::string>& directories) {
 
 }  // namespace
 
-absl::StatusOr<TableSet> Load(absl::string_view paths) {
+absl::StatusOr<std::vector<std::string>> Directories(absl::string_view paths) {
   std::vector<std::string> directories =
       absl::StrSplit(paths, ':', absl::SkipEmpty());
   for (const std::string& dir : directories) {
     std::error_code error;
     if (!std::filesystem::is_directory(dir, error)) {
       return absl::NotFoundError(
-          absl::StrCat("Syzygy path \"", dir,
-                       "\" is not a directory (SyzygyPath \"", paths, "\")"));
+          absl::StrCat("\"", dir, "\" is not a directory"));
     }
+  }
+  return directories;
+}
+
+absl::StatusOr<TableSet> Load(absl::string_view paths) {
+  absl::StatusOr<std::vector<std::string>> directories = Directories(paths);
+  if (!directories.ok()) {
+    return absl::NotFoundError(absl::StrCat("Syzygy path ",
+                                            directories.status().message(),
+                                            " (SyzygyPath \"", paths, "\")"));
   }
   Tables& tables = TheTables();
   absl::MutexLock lock(&tables.mutex);
@@ -128,7 +137,7 @@ absl::StatusOr<TableSet> Load(absl::string_view paths) {
         absl::StrCat("Fathom could not load the tables of \"", paths, "\""));
   }
   tables.loaded =
-      TableSet{path_text, CountTables(directories), int(TB_LARGEST)};
+      TableSet{path_text, CountTables(*directories), int(TB_LARGEST)};
   tables.largest = tables.loaded.largest;
   return tables.loaded;
 }

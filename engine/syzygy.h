@@ -38,6 +38,10 @@ struct TableSet {
   int largest = 0;
 };
 
+// The directories of `paths`, separated by ':' (as Stockfish's SyzygyPath);
+// NotFound "\"DIR\" is not a directory" for the first one that is not.
+absl::StatusOr<std::vector<std::string>> Directories(absl::string_view paths);
+
 // Loads the tables in `paths`, directories separated by ':' (as Stockfish's
 // SyzygyPath). An error names a directory that does not exist; a directory
 // without tables is no error (`tables` is 0). Loading the paths already
