@@ -72,14 +72,17 @@ class Standings {
       ++e.tri.draws;
     if (config_.unpaired()) {
       UpdateSprt(e, e.tri);
-    } else if (auto& pair = e.open_pairs[g.round()];
-               pair.push_back(points), pair.size() == 2) {
-      const int half_points = int(2 * (pair[0] + pair[1]) + 0.5);  // 0..4
-      int* bucket[] = {&e.penta.ll, &e.penta.ld, &e.penta.wl_dd, &e.penta.wd,
-                       &e.penta.ww};
-      ++*bucket[half_points];
-      e.open_pairs.erase(g.round());
-      UpdateSprt(e, e.penta);
+    } else {
+      auto& pair = e.open_pairs[g.round()];
+      pair.push_back(points);
+      if (pair.size() == 2) {
+        const int half_points = int(2 * (pair[0] + pair[1]) + 0.5);  // 0..4
+        int* bucket[] = {&e.penta.ll, &e.penta.ld, &e.penta.wl_dd, &e.penta.wd,
+                         &e.penta.ww};
+        ++*bucket[half_points];
+        e.open_pairs.erase(g.round());
+        UpdateSprt(e, e.penta);
+      }
     }
     ++terminations_[GameRecord::Termination_Name(g.termination())];
     ++played_;

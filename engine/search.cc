@@ -5,6 +5,7 @@
 #include <cstring>
 #include <thread>
 
+#include "absl/algorithm/container.h"
 #include "engine/game.h"
 #include "engine/see.h"
 #include "engine/skill.h"
@@ -319,24 +320,19 @@ void Engine::ChooseRootMoves(const Position& pos, const SearchLimits& limits) {
     }
   }
   if (limits.search_moves.empty()) return;
-  std::vector<Move> allowed;
+  std::vector<Move> asked, asked_and_ranked;
   for (Move m : LegalMoves(pos)) {
-    const bool asked =
-        std::find(limits.search_moves.begin(), limits.search_moves.end(), m) !=
-        limits.search_moves.end();
-    const bool ranked = root_moves_.empty() ||
-                        std::find(root_moves_.begin(), root_moves_.end(), m) !=
-                            root_moves_.end();
-    if (asked && ranked) allowed.push_back(m);
+    if (!absl::c_linear_search(limits.search_moves, m)) continue;
+    asked.push_back(m);
+    if (root_moves_.empty() || absl::c_linear_search(root_moves_, m))
+      asked_and_ranked.push_back(m);
   }
   // Asked moves the tables rank lower are still searched, as asked.
-  if (allowed.empty()) {
-    for (Move m : LegalMoves(pos))
-      if (std::find(limits.search_moves.begin(), limits.search_moves.end(),
-                    m) != limits.search_moves.end())
-        allowed.push_back(m);
+  if (!asked_and_ranked.empty()) {
+    root_moves_ = std::move(asked_and_ranked);
+  } else if (!asked.empty()) {
+    root_moves_ = std::move(asked);
   }
-  if (!allowed.empty()) root_moves_ = std::move(allowed);
 }
 
 MoveList Engine::MovesAt(const Position& pos, int ply) const {
@@ -349,11 +345,8 @@ MoveList Engine::MovesAt(const Position& pos, int ply) const {
     for (Move m : root_moves_) candidates.Add(m);
   }
   MoveList moves;
-  for (Move m : candidates) {
-    if (std::find(excluded_root_moves_.begin(), excluded_root_moves_.end(),
-                  m) == excluded_root_moves_.end())
-      moves.Add(m);
-  }
+  for (Move m : candidates)
+    if (!absl::c_linear_search(excluded_root_moves_, m)) moves.Add(m);
   return moves;
 }
 

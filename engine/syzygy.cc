@@ -7,6 +7,7 @@
 #include <memory>
 #include <system_error>
 
+#include "absl/algorithm/container.h"
 #include "absl/base/thread_annotations.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -207,13 +208,14 @@ std::optional<RootRanking> RankRootMoves(const Position& pos, bool has_repeated,
   RootRanking ranking;
   ranking.by_dtz = by_dtz;
   ranking.value = FromRootScore(best_score);
-  for (Move m : legal) {
-    for (unsigned i = 0; i < ranked->size; ++i) {
-      if (ranked->moves[i].tbRank != best_rank) continue;
-      const std::optional<Move> found = FindMove(legal, ranked->moves[i].move);
-      if (found && *found == m) ranking.best_moves.push_back(m);
-    }
+  std::vector<Move> best;
+  for (unsigned i = 0; i < ranked->size; ++i) {
+    if (ranked->moves[i].tbRank != best_rank) continue;
+    if (const std::optional<Move> m = FindMove(legal, ranked->moves[i].move))
+      best.push_back(*m);
   }
+  for (Move m : legal)
+    if (absl::c_linear_search(best, m)) ranking.best_moves.push_back(m);
   if (ranking.best_moves.empty()) return std::nullopt;
   return ranking;
 }
