@@ -23,6 +23,12 @@ constexpr Bitboard SquareBit(Square s) { return Bitboard(1) << s; }
 inline int PopCount(Bitboard b) { return std::popcount(b); }
 inline Square LowestSquare(Bitboard b) { return std::countr_zero(b); }
 inline Square HighestSquare(Bitboard b) { return 63 - std::countl_zero(b); }
+// The squares numbered above / below `s` (on its rank: the files beyond it
+// towards h / a, with ranks above / below).
+inline constexpr Bitboard SquaresAbove(Square s) {
+  return ~((SquareBB(s) << 1) - 1);
+}
+inline constexpr Bitboard SquaresBelow(Square s) { return SquareBB(s) - 1; }
 inline constexpr Bitboard RankBB(int rank) {
   return Bitboard{0xFF} << (8 * rank);
 }

@@ -227,7 +227,7 @@ std::string Position::ToFen() const {
     const Color c = i < 2 ? kWhite : kBlack;
     // X-FEN: the file letter only where another rook stands further out.
     const Bitboard beyond =
-        (i % 2 == 0 ? ~((SquareBB(rook) << 1) - 1) : SquareBB(rook) - 1) &
+        (i % 2 == 0 ? SquaresAbove(rook) : SquaresBelow(rook)) &
         RankBB(RankOf(rook)) & pieces(c, kRook);
     if (!chess960_ || !beyond) {
       fen += "KQkq"[i];
@@ -477,9 +477,8 @@ absl::Status Position::ParseCastling(absl::string_view field) {
         rook = MakeSquare(king_side ? 7 : 0, rank);
       } else if (king_home) {
         // X-FEN: the outermost rook on that side of the king.
-        const Bitboard side = king_side
-                                  ? rooks & ~((SquareBB(king_square) << 1) - 1)
-                                  : rooks & (SquareBB(king_square) - 1);
+        const Bitboard side = rooks & (king_side ? SquaresAbove(king_square)
+                                                 : SquaresBelow(king_square));
         if (side) rook = king_side ? HighestSquare(side) : LowestSquare(side);
       }
     } else if (lower >= 'a' && lower <= 'h') {
