@@ -81,6 +81,19 @@ class MoveCounter {
 
 namespace internal {
 
+// Whether the side not to move (kUs's opponent) attacks `s` with `occupied` as
+// the board, its rooks and queens, bishops and queens given.
+template <Color kUs>
+inline bool AttackedBy(const Position& pos, Square s, Bitboard occupied,
+                       Bitboard rook_queens, Bitboard bishop_queens) {
+  constexpr Color kThem = ~kUs;
+  return (PawnAttacks(kUs, s) & pos.pieces(kThem, kPawn)) ||
+         (KnightAttacks(s) & pos.pieces(kThem, kKnight)) ||
+         (KingAttacks(s) & pos.pieces(kThem, kKing)) ||
+         (RookAttacks(s, occupied) & rook_queens) ||
+         (BishopAttacks(s, occupied) & bishop_queens);
+}
+
 // Chess960 castling (encoded king takes own rook): the squares between king
 // and rook and their destinations empty but for the two, and no square the
 // king crosses or lands on attacked once both have left.
@@ -109,11 +122,7 @@ void GenerateCastling960(const Position& pos, Sink& sink) {
     for (Bitboard path = Between(king_from, c.king_to) | SquareBB(c.king_to);
          path && safe;) {
       const Square s = PopLowest(path);
-      safe = !((PawnAttacks(kUs, s) & pos.pieces(kThem, kPawn)) ||
-               (KnightAttacks(s) & pos.pieces(kThem, kKnight)) ||
-               (KingAttacks(s) & pos.pieces(kThem, kKing)) ||
-               (RookAttacks(s, occupied) & rook_queens) ||
-               (BishopAttacks(s, occupied) & bishop_queens));
+      safe = !AttackedBy<kUs>(pos, s, occupied, rook_queens, bishop_queens);
     }
     if (safe) sink.Add(m);
   }
@@ -147,11 +156,8 @@ void GenerateLegal(const Position& pos, Sink& sink) {
     Bitboard safe = 0;
     while (king_targets) {
       Square to = PopLowest(king_targets);
-      if ((PawnAttacks(kUs, to) & pos.pieces(kThem, kPawn)) ||
-          (KnightAttacks(to) & pos.pieces(kThem, kKnight)) ||
-          (KingAttacks(to) & pos.pieces(kThem, kKing)) ||
-          (RookAttacks(to, occ_without_king) & their_rook_queens) ||
-          (BishopAttacks(to, occ_without_king) & their_bishop_queens)) {
+      if (AttackedBy<kUs>(pos, to, occ_without_king, their_rook_queens,
+                          their_bishop_queens)) {
         continue;
       }
       safe |= SquareBB(to);
@@ -280,11 +286,8 @@ void GenerateLegal(const Position& pos, Sink& sink) {
     constexpr Square kKingFrom = kUs == kWhite ? kE1 : kE8;
     const int rights = pos.castling_rights();
     auto attacked = [&](Square s) {
-      return (PawnAttacks(kUs, s) & pos.pieces(kThem, kPawn)) ||
-             (KnightAttacks(s) & pos.pieces(kThem, kKnight)) ||
-             (KingAttacks(s) & pos.pieces(kThem, kKing)) ||
-             (RookAttacks(s, occupied) & their_rook_queens) ||
-             (BishopAttacks(s, occupied) & their_bishop_queens);
+      return AttackedBy<kUs>(pos, s, occupied, their_rook_queens,
+                             their_bishop_queens);
     };
     if (pos.chess960()) [[unlikely]] {
       GenerateCastling960<kUs>(pos, sink);
