@@ -826,7 +826,6 @@ SearchInfo Engine::Search(const Game& game, const SearchLimits& limits,
 SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
                           const SearchLimits& limits,
                           const InfoCallback& on_iteration) {
-  StopHelpers();  // none run between searches; this makes sure
   start_.Restart();
   // A ponderhit that came before the search began: its clock starts now.
   if (!Pondering()) ponderhit_at_us_ = 0;
