@@ -1,13 +1,11 @@
 #include "engine/config.h"
 
 #include <cstdlib>
-#include <filesystem>
 #include <functional>
 #include <vector>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_split.h"
 #include "common/files.h"
 #include "common/textproto.h"
 #include "engine/eval_weights.h"
