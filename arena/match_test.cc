@@ -19,6 +19,7 @@
 #include "arena/pgn.h"
 #include "common/files.h"
 #include "common/record_io.h"
+#include "common/sanitizer.h"
 #include "engine/notation.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -598,6 +599,8 @@ adjudication { resign_score_cp: 600 resign_moves: 3 max_moves: 80 }
 sprt { elo0: 0 elo1: 20 }
 )",
                           "sprt", ".");
+  // Under a sanitizer, wider SPRT bounds decide in fewer (slow) games.
+  if (UnderSanitizer()) match->config.mutable_sprt()->set_elo1(60);
   ASSERT_TRUE(match.ok()) << match.status();
   std::ostringstream report;
   RunOptions options{.output_dir = ::testing::TempDir() + "sprt",

@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/sanitizer.h"
 #include "engine/config.h"
 #include "engine/notation.h"
 #include "engine/test_util.h"
@@ -71,7 +72,7 @@ TEST(SearchTest, NodeLimitedSearchKeepsALegalPvAndRepeats) {
         "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"}) {
     SCOPED_TRACE(fen);
     SearchLimits limits;
-    limits.nodes = 200000;
+    limits.nodes = UnderSanitizer() ? 50000 : 200000;  // sanitized code is slow
     Engine a(DefaultEngineConfig()), b(DefaultEngineConfig());
     const SearchInfo first = a.Search(Game(FromFen(fen)), limits);
     const SearchInfo again = b.Search(Game(FromFen(fen)), limits);
@@ -287,8 +288,7 @@ namespace {
 // Memory that cannot be had gives a smaller table, never a crash; a table that
 // was asked for stores and finds.
 TEST(TranspositionTableTest, ImpossibleSizeFallsBackToWhatFits) {
-  if (const char* s = std::getenv("CHESS_HARNESS_SANITIZED");
-      s && std::string(s) == "tsan") {
+  if (SanitizerName() == "tsan") {
     GTEST_SKIP() << "TSan's allocator writes every page of a huge table";
   }
   TranspositionTable tt;

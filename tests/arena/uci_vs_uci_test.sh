@@ -9,7 +9,7 @@ ARENA="$PWD/$1"
 UCI="$PWD/$2"
 WORK="${TEST_TMPDIR:-$(mktemp -d)}"
 GAMES=160  # fewer under a sanitizer (5-20x slower code)
-[[ -n "${CHESS_HARNESS_SANITIZED:-}" ]] && GAMES=60
+[[ -n "${CHESS_HARNESS_SANITIZED:-}" ]] && GAMES=30
 cat >"$WORK/match.textproto" <<CONFIG
 players { name: "u1" external { argv: "$UCI" } }
 players { name: "u2" external { argv: "$UCI" } }
