@@ -137,7 +137,7 @@ TEST_F(DamagedLogTest, DamagedHeaderIsAnErrorAndNothingIsRewritten) {
 TEST_F(DamagedLogTest, EveryFlipCostsOnlyItsOwnRecord) {
   const size_t first_game = offsets_[1];
   int lost_intact = 0, flips = 0;
-  // Every 7th byte, or every 29th under a sanitizer: still a flip in every field.
+  // Every 7th byte (every 29th under a sanitizer): a flip in every field.
   const size_t step = UnderSanitizer() ? 29 : 7;
   for (size_t at = first_game; at < original_.size(); at += step) {
     std::string data = original_;
