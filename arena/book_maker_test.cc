@@ -62,7 +62,7 @@ TEST(BookMakerTest, AnImpossibleMarginFailsSayingWhatToChange) {
   BookOptions options = Small();
   options.positions = 1;
   options.check_depth = 1;
-  options.margin_cp = -1;  // no score is within it
+  options.margin_cp = -1;           // no score is within it
   options.candidate_margin_cp = 0;  // no search per candidate move: faster
   auto book = MakeBook(DefaultEngineConfig(), options, nullptr);
   ASSERT_FALSE(book.ok());
