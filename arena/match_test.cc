@@ -44,6 +44,13 @@ adjudication { max_moves: 60 }
 seed: 7
 )";
 
+// kSmallMatch at a third of its nodes under a sanitizer (5-20x slower code).
+std::string SmallMatch() {
+  return UnderSanitizer() ? absl::StrReplaceAll(
+                                kSmallMatch, {{"nodes: 600 }", "nodes: 200 }"}})
+                          : std::string(kSmallMatch);
+}
+
 std::string ParseError(const std::string& text) {
   auto match = ParseMatch(text, "m.textproto", ".");
   return match.ok() ? "" : std::string(match.status().message());
@@ -314,7 +321,7 @@ void ExpectSameGames(const std::map<int, GameRecord>& a,
 }
 
 TEST(MatchTest, SameSeedSameGamesWhateverTheConcurrency) {
-  auto match = ParseMatch(kSmallMatch, "small", ".");
+  auto match = ParseMatch(SmallMatch(), "small", ".");
   ASSERT_TRUE(match.ok()) << match.status();
   std::ostringstream report;
   std::map<int, GameRecord> runs[2];
@@ -380,7 +387,7 @@ TEST(MatchTest, RandomPliesArePairedOrPerGame) {
 // 100 ms here, while two threads add games): the match still ends with the
 // report of its log. Under TSan this checks the rewrite's locking.
 TEST(MatchTest, TheReportIsRewrittenWhileGamesComeIn) {
-  auto match = ParseMatch(kSmallMatch, "small", ".");
+  auto match = ParseMatch(SmallMatch(), "small", ".");
   ASSERT_TRUE(match.ok());
   const std::string dir = ::testing::TempDir() + "running_report";
   std::ostringstream out, notes;
@@ -403,7 +410,7 @@ TEST(MatchTest, TheReportIsRewrittenWhileGamesComeIn) {
 }
 
 TEST(MatchTest, PgnReadsBackToTheSameMoves) {
-  auto match = ParseMatch(kSmallMatch, "small", ".");
+  auto match = ParseMatch(SmallMatch(), "small", ".");
   ASSERT_TRUE(match.ok());
   const std::string dir = ::testing::TempDir() + "pgn";
   std::ostringstream report;
@@ -437,7 +444,7 @@ TEST(MatchTest, PgnReadsBackToTheSameMoves) {
 // of games at a time: the same files as from the log held in memory, in
 // schedule order however the games lie in the log.
 TEST(MatchTest, DerivedFilesReadABatchAtATimeEqualThoseOfTheHeldLog) {
-  auto match = ParseMatch(kSmallMatch, "small", ".");
+  auto match = ParseMatch(SmallMatch(), "small", ".");
   ASSERT_TRUE(match.ok());
   const std::string dir = ::testing::TempDir() + "derived";
   std::ostringstream out;
@@ -488,7 +495,7 @@ TEST(MatchTest, DerivedFilesReadABatchAtATimeEqualThoseOfTheHeldLog) {
       << "schedule order";
 }
 TEST(MatchTest, ResumeSkipsFinishedGamesAndRefusesAnotherMatch) {
-  auto match = ParseMatch(kSmallMatch, "small", ".");
+  auto match = ParseMatch(SmallMatch(), "small", ".");
   ASSERT_TRUE(match.ok());
   const std::string dir = ::testing::TempDir() + "resume";
   std::ostringstream report;
@@ -509,8 +516,9 @@ TEST(MatchTest, ResumeSkipsFinishedGamesAndRefusesAnotherMatch) {
               ::testing::HasSubstr("resuming: 12 games in the log, 0 to play"));
   EXPECT_EQ(GamesByIndex(dir + "/games.log").size(), 12u);
 
-  auto other = ParseMatch(
-      absl::StrReplaceAll(kSmallMatch, {{"seed: 7", "seed: 8"}}), "other", ".");
+  auto other =
+      ParseMatch(absl::StrReplaceAll(SmallMatch(), {{"seed: 7", "seed: 8"}}),
+                 "other", ".");
   ASSERT_TRUE(other.ok());
   EXPECT_EQ(RunMatch(*other, options), kExitBadInput);
 }
@@ -519,7 +527,7 @@ TEST(MatchTest, ResumeSkipsFinishedGamesAndRefusesAnotherMatch) {
 // limit) ends the match with exit code 4, and every game already on disk is
 // kept: resumed, the match plays only the rest and ends as a fresh one does.
 TEST(MatchTest, ALogThatStopsTakingWritesLosesNoGame) {
-  auto match = ParseMatch(kSmallMatch, "small", ".");
+  auto match = ParseMatch(SmallMatch(), "small", ".");
   ASSERT_TRUE(match.ok());
   const std::string dir = ::testing::TempDir() + "log-full";
   std::ostringstream report, fresh_report;
@@ -558,10 +566,10 @@ TEST(MatchTest, ALogThatStopsTakingWritesLosesNoGame) {
 // scheduled that long from the start.
 TEST(MatchTest, ResumeMayRaiseTheGameCapButNotLowerIt) {
   auto short_match = ParseMatch(
-      absl::StrReplaceAll(kSmallMatch, {{"games: 12", "games: 6"}}), "s", ".");
-  auto full_match = ParseMatch(kSmallMatch, "small", ".");
+      absl::StrReplaceAll(SmallMatch(), {{"games: 12", "games: 6"}}), "s", ".");
+  auto full_match = ParseMatch(SmallMatch(), "small", ".");
   auto lower_match = ParseMatch(
-      absl::StrReplaceAll(kSmallMatch, {{"games: 12", "games: 4"}}), "l", ".");
+      absl::StrReplaceAll(SmallMatch(), {{"games: 12", "games: 4"}}), "l", ".");
   ASSERT_TRUE(short_match.ok() && full_match.ok() && lower_match.ok());
   std::ostringstream report;
   RunOptions options{.output_dir = ::testing::TempDir() + "extend-direct",
@@ -599,8 +607,11 @@ adjudication { resign_score_cp: 600 resign_moves: 3 max_moves: 80 }
 sprt { elo0: 0 elo1: 20 }
 )",
                           "sprt", ".");
-  // Under a sanitizer, wider SPRT bounds decide in fewer (slow) games.
-  if (UnderSanitizer()) match->config.mutable_sprt()->set_elo1(60);
+  // Under a sanitizer, wider SPRT bounds decide in fewer, shorter (slow) games.
+  if (UnderSanitizer()) {
+    match->config.mutable_sprt()->set_elo1(60);
+    match->config.mutable_time_control()->set_nodes(200);
+  }
   ASSERT_TRUE(match.ok()) << match.status();
   std::ostringstream report;
   RunOptions options{.output_dir = ::testing::TempDir() + "sprt",

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "common/sanitizer.h"
 #include "common/textproto.h"
 #include "engine/test_util.h"
 #include "gtest/gtest.h"
@@ -19,9 +20,12 @@ int KnightEdge(const Position& pos) {
                 PopCount(pos.pieces(~us, kKnight)));
 }
 
-NetworkSamples KnightSamples(uint64_t seed) {
+// Positions of 300 random games; the tests of how training goes on use a third
+// of them under a sanitizer (5-20x slower code).
+NetworkSamples KnightSamples(uint64_t seed, bool short_run = false) {
   NetworkSamples samples;
-  for (const Position& pos : testing::RandomPlayPositions(300, 160, seed))
+  const int games = short_run && UnderSanitizer() ? 100 : 300;
+  for (const Position& pos : testing::RandomPlayPositions(games, 160, seed))
     samples.Add(pos, 0, float(ExpectedScore(1.0, KnightEdge(pos))));
   return samples;
 }
@@ -39,7 +43,7 @@ NetworkSettings SmallSettings() {
 NetworkParams StartNetwork(uint64_t seed) {
   NetworkSettings settings = SmallSettings();
   settings.set_epochs(3);
-  return TrainNetwork(KnightSamples(seed), settings).params;
+  return TrainNetwork(KnightSamples(seed, /*short_run=*/true), settings).params;
 }
 
 TEST(NetworkTrainingTest, LearnsWhatTheLinearEvaluationMisses) {
@@ -70,7 +74,7 @@ TEST(NetworkTrainingTest, LearnsWhatTheLinearEvaluationMisses) {
 }
 
 TEST(NetworkTrainingTest, TheSameSeedTrainsTheSameNetwork) {
-  const NetworkSamples train = KnightSamples(3);
+  const NetworkSamples train = KnightSamples(3, /*short_run=*/true);
   NetworkSettings settings = SmallSettings();
   settings.set_epochs(2);
   const NetworkParams a = TrainNetwork(train, settings).params;
@@ -85,7 +89,7 @@ TEST(NetworkTrainingTest, TheSameSeedTrainsTheSameNetwork) {
 // (the float weights round back to the same integers), and more epochs on new
 // positions start from what it knew instead of from nothing.
 TEST(NetworkTrainingTest, GoesOnFromAGivenNetwork) {
-  const NetworkSamples more = KnightSamples(5);
+  const NetworkSamples more = KnightSamples(5, /*short_run=*/true);
   const NetworkParams start = StartNetwork(4);
   NetworkSettings settings = SmallSettings();
   settings.set_epochs(0);
@@ -104,7 +108,7 @@ TEST(NetworkTrainingTest, GoesOnFromAGivenNetwork) {
 // A wider network than the one training goes on from keeps its units and
 // adds new ones that say nothing yet: the same evaluation until it learns.
 TEST(NetworkTrainingTest, WidensAGivenNetwork) {
-  const NetworkSamples more = KnightSamples(7);
+  const NetworkSamples more = KnightSamples(7, /*short_run=*/true);
   const NetworkParams start = StartNetwork(6);
   NetworkSettings settings = SmallSettings();
   settings.set_hidden_size(64);

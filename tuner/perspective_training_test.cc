@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "common/sanitizer.h"
 #include "engine/test_util.h"
 #include "gtest/gtest.h"
 #include "tuner/expected_score.h"
@@ -22,9 +23,12 @@ int Material(const Position& pos) {
   return score;
 }
 
-NetworkSamples MaterialSamples(uint64_t seed) {
+// Positions of 200 random games; the tests that do not measure learning use a
+// third of them under a sanitizer (5-20x slower code).
+NetworkSamples MaterialSamples(uint64_t seed, bool short_run = false) {
   NetworkSamples samples;
-  for (const Position& pos : testing::RandomPlayPositions(200, 160, seed))
+  const int games = short_run && UnderSanitizer() ? 70 : 200;
+  for (const Position& pos : testing::RandomPlayPositions(games, 160, seed))
     samples.Add(pos, 0, float(ExpectedScore(1.0, Material(pos))));
   return samples;
 }
@@ -71,7 +75,7 @@ TEST(PerspectiveTrainingTest, LearnsMaterialAsAWholeEvaluation) {
 // Threads split each batch in fixed slices: the same seed and threads give
 // the same network, byte for byte.
 TEST(PerspectiveTrainingTest, TheSameSeedAndThreadsTrainTheSameNetwork) {
-  const NetworkSamples train = MaterialSamples(3);
+  const NetworkSamples train = MaterialSamples(3, /*short_run=*/true);
   NetworkSettings settings = PerspectiveSettings();
   settings.set_epochs(1);
   const NetworkParams a = TrainPerspectiveNetwork(train, settings).params;
@@ -87,7 +91,7 @@ TEST(PerspectiveTrainingTest, TheSameSeedAndThreadsTrainTheSameNetwork) {
 // Every weight stays within the layout's limits however far the learning
 // rate pushes it, so the rounded network always loads.
 TEST(PerspectiveTrainingTest, WeightsStayWithinTheEnginesLimits) {
-  const NetworkSamples train = MaterialSamples(4);
+  const NetworkSamples train = MaterialSamples(4, /*short_run=*/true);
   NetworkSettings settings = PerspectiveSettings();
   settings.set_epochs(2);
   settings.set_learning_rate(0.9);
@@ -101,7 +105,7 @@ TEST(PerspectiveTrainingTest, WeightsStayWithinTheEnginesLimits) {
 }
 
 TEST(PerspectiveTrainingTest, GoesOnFromAGivenNetworkExactly) {
-  const NetworkSamples train = MaterialSamples(5);
+  const NetworkSamples train = MaterialSamples(5, /*short_run=*/true);
   NetworkSettings settings = PerspectiveSettings();
   settings.set_epochs(1);
   const NetworkParams start = TrainPerspectiveNetwork(train, settings).params;
