@@ -607,12 +607,12 @@ adjudication { resign_score_cp: 600 resign_moves: 3 max_moves: 80 }
 sprt { elo0: 0 elo1: 20 }
 )",
                           "sprt", ".");
+  ASSERT_TRUE(match.ok()) << match.status();
   // Under a sanitizer, wider SPRT bounds decide in fewer, shorter (slow) games.
   if (UnderSanitizer()) {
     match->config.mutable_sprt()->set_elo1(60);
     match->config.mutable_time_control()->set_nodes(200);
   }
-  ASSERT_TRUE(match.ok()) << match.status();
   std::ostringstream report;
   RunOptions options{.output_dir = ::testing::TempDir() + "sprt",
                      .fresh = true,

@@ -41,6 +41,13 @@ sprt { elo0: 0 elo1: 10 alpha: 0.05 beta: 0.05 }
 seed: 5
 )";
 
+// kMatch's node limit, a third of it under a sanitizer (5-20x slower code).
+std::string ShortUnderSanitizer(const std::string& text) {
+  return UnderSanitizer()
+             ? absl::StrReplaceAll(text, {{"nodes: 400 }", "nodes: 150 }"}})
+             : text;
+}
+
 class MergeTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -51,12 +58,8 @@ class MergeTest : public ::testing::Test {
 
   int Play(const std::string& text, const std::string& out, int shard = 0,
            int shards = 0) {
-    // A third of the nodes under a sanitizer (5-20x slower code).
-    auto match = ParseMatch(
-        UnderSanitizer()
-            ? absl::StrReplaceAll(text, {{"nodes: 400 }", "nodes: 150 }"}})
-            : text,
-        "sharded.textproto", ".");
+    auto match =
+        ParseMatch(ShortUnderSanitizer(text), "sharded.textproto", ".");
     EXPECT_TRUE(match.ok()) << match.status();
     std::ostringstream report;
     RunOptions options{.output_dir = out,
@@ -285,10 +288,9 @@ TEST_F(MergeTest, ShardResumesItsOwnLogOnly) {
 TEST_F(MergeTest, SprtOverAllShardsStopsEveryShard) {
   // Under a sanitizer, wider SPRT bounds decide in fewer, shorter (slow) games.
   const std::string text = absl::StrReplaceAll(
-      kMatch,
+      ShortUnderSanitizer(kMatch),
       {{"games: 14", "games: 600"},
        {"elo1: 10", UnderSanitizer() ? "elo1: 40" : "elo1: 10"},
-       {"nodes: 400 }", UnderSanitizer() ? "nodes: 150 }" : "nodes: 400 }"},
        {"config_file: \"configs/engines/simplified.textproto\"",
         "config_file: \"configs/engines/material.textproto\""}});
   auto match = ParseMatch(text, "sprt.textproto", ".");
