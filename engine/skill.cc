@@ -9,15 +9,17 @@ namespace {
 
 // The Elo measured on Stockfish 15.1's UCI_Elo scale at some levels: each
 // level against Stockfish at a known UCI_Elo, games capped at 300,000 nodes a
-// move (docs/engine.md has the games and intervals); level 20, full
-// strength, from default's 300 games against UCI_Elo 2400 at 10+0.1 (2406,
-// [2373, 2438]), taken as the range's top, 2400. Between the points, linear.
+// move (docs/engine.md has the games and intervals): levels 4.95, 6.79 and
+// 8.13 in 80 to 97 games, the others in 20 to 50; level 20, full strength, from
+// default's 300 games against UCI_Elo 2400 at 10+0.1 (2406, [2373, 2438]),
+// taken as the range's top, 2400. Between the points, linear.
 struct LevelElo {
   double level;
   double elo;
 };
 constexpr LevelElo kCalibration[] = {
-    {1, 1165}, {5, 1403}, {10, 1877}, {15, 1881}, {20, 2400},
+    {1, 1165},  {4.95, 1535}, {6.79, 1634}, {8.13, 1820},
+    {10, 1877}, {15, 1881},   {20, 2400},
 };
 
 }  // namespace
