@@ -6,8 +6,10 @@ C++ toolchain for the compile command line of the current configuration (--copt,
 --cxxopt, the sanitizers, PIC as Bazel chooses it) and adds the rule's own `copts`,
 which must be the `copts` of every target that includes it. The header is copied into
 the output tree and the precompiled form written beside it (`.gch` for GCC, `.pch` for
-clang), so that `-include PACKAGE/NAME/HEADER` finds both: the compilers then read the
-precompiled form instead of parsing the header.
+clang), so that `-include $(BINDIR)/PACKAGE/NAME/HEADER` finds both: the compilers then
+read the precompiled form instead of parsing the header. The path must be given from the
+execution root, `$(BINDIR)` included: clang's driver looks for the `.pch` beside the path
+as written, not along the include path as GCC does.
 """
 
 load("@bazel_tools//tools/build_defs/cc:action_names.bzl", "ACTION_NAMES")
