@@ -527,7 +527,7 @@ int Engine::Quiescence(const Position& pos, int alpha, int beta, int ply) {
 }
 
 SearchInfo Engine::QuiescenceSearch(const Position& pos) {
-  stop_ = false;
+  ClearStop();
   nodes_ = 0;
   node_limit_ = 0;
   soft_limit_ms_ = hard_limit_ms_ = 0;
@@ -833,6 +833,11 @@ SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
   next_clock_check_ = 0;
   seldepth_ = 0;
   node_limit_ = limits.infinite ? 0 : limits.nodes;
+  const Handicap handicap = is_helper_ ? Handicap() : HandicapFor(params_);
+  if (handicap.nodes_per_move > 0 &&
+      (node_limit_ == 0 || handicap.nodes_per_move < node_limit_)) {
+    node_limit_ = handicap.nodes_per_move;
+  }
   SetTimeLimits(pos, limits);
   if (!is_helper_) tt_->NewSearch();
   keys_.assign(history.begin(), history.end());
@@ -848,7 +853,7 @@ SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
   SearchInfo result;
   if (root_moves.empty()) {
     result.score = pos.InCheck() ? -kMateScore : 0;
-    stop_ = false;
+    ClearStop();
     return result;
   }
   result.best_move = root_moves[0];
@@ -856,7 +861,7 @@ SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
   if (!is_helper_ && params_.threads() > 1) StartHelpers(pos, history, limits);
 
   // Limited strength: a shallow search of several lines, one of them played.
-  const double level = is_helper_ ? kFullStrength : SkillLevel(params_);
+  const double level = handicap.level;
   const bool weakened = level < kFullStrength;
   lines_wanted_ =
       weakened ? std::max(params_.multi_pv(), 4) : params_.multi_pv();
@@ -914,7 +919,7 @@ SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
   // "go infinite" must not return before "stop", "go ponder" not before
   // "ponderhit" or "stop".
   while ((limits.infinite || Pondering()) &&
-         !stop_.load(std::memory_order_relaxed)) {
+         !stop_requested_.load(std::memory_order_relaxed)) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   StopHelpers();
@@ -931,7 +936,7 @@ SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
   result.tb_hits = tb_hits_;
   result.time_ms = ElapsedMs();
   if (on_iteration) result.hashfull = tt_->Hashfull();  // sampled: not free
-  stop_ = false;
+  ClearStop();
   pondering_ = false;
   ponderhit_at_us_ = 0;
   return result;

@@ -112,8 +112,14 @@ class Engine {
   // arrives before the search has begun ends it too (it then returns a legal
   // move at once); the request is cleared when a search returns, or by
   // ClearStop() for a Stop() that came too late.
-  void Stop() { stop_.store(true, std::memory_order_relaxed); }
-  void ClearStop() { stop_.store(false, std::memory_order_relaxed); }
+  void Stop() {
+    stop_requested_.store(true, std::memory_order_relaxed);
+    stop_.store(true, std::memory_order_relaxed);
+  }
+  void ClearStop() {
+    stop_requested_.store(false, std::memory_order_relaxed);
+    stop_.store(false, std::memory_order_relaxed);
+  }
   // Pondering (UCI "go ponder"), called before Search(): the search's limits
   // do not apply and it does not return until PonderHit() or Stop(). Thread-
   // safe, as is PonderHit(): the opponent played the move the search assumed;
@@ -241,6 +247,9 @@ class Engine {
 
   // Per-search state.
   std::atomic<bool> stop_{false};
+  // Stop() alone (not a limit): what ends the wait of an infinite or
+  // pondering search that reached its node limit.
+  std::atomic<bool> stop_requested_{false};
   std::atomic<bool> pondering_{false};
   // Lazy SMP. A helper publishes its node count for the main thread's limits
   // and reports; the main engine owns its helpers and their threads.

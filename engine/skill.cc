@@ -9,24 +9,30 @@ namespace {
 
 // The Elo measured on Stockfish 15.1's UCI_Elo scale at some levels: each
 // level against Stockfish at a known UCI_Elo, games capped at 300,000 nodes a
-// move (docs/engine.md has the games and intervals): levels 4.95, 6.79 and
-// 8.13 in 80 to 97 games, the others in 20 to 50; level 20, full strength, from
-// default's 300 games against UCI_Elo 2400 at 10+0.1 (2406, [2373, 2438]),
-// taken as the range's top, 2400. Between the points, linear.
+// move (docs/engine.md has the games and intervals). Between the points,
+// linear. Levels above 10 are not used: with 4 lines the search reaches
+// depth 13 in 300,000 nodes, so their depth caps hardly bind.
 struct LevelElo {
   double level;
   double elo;
 };
-constexpr LevelElo kCalibration[] = {
-    {1, 1165},  {4.95, 1535}, {6.79, 1634}, {8.13, 1820},
-    {10, 1877}, {15, 1881},   {20, 2400},
+constexpr LevelElo kLevels[] = {
+    {1, 1165}, {4.95, 1535}, {6.79, 1634}, {8.13, 1820}, {10, 1877},
 };
+
+// Full strength with a cap on each move's nodes, measured the same way from
+// 4,000 to 1,000,000 nodes: Elo = 1947 + 73.5 log2(nodes / 16,000), the
+// maximum-likelihood line through all those games (docs/engine.md).
+constexpr double kNodeCapReferenceNodes = 16000;
+constexpr double kNodeCapReferenceElo = 1947;
+constexpr double kEloPerNodeDoubling = 73.5;
+constexpr int kHighestElo = 2400;
 
 }  // namespace
 
 double LevelForElo(int elo) {
-  const LevelElo* first = std::begin(kCalibration);
-  const LevelElo* last = std::end(kCalibration) - 1;
+  const LevelElo* first = std::begin(kLevels);
+  const LevelElo* last = std::end(kLevels) - 1;
   if (elo <= first->elo) return first->level;
   if (elo >= last->elo) return last->level;
   for (const LevelElo* p = first; p < last; ++p) {
@@ -35,12 +41,27 @@ double LevelForElo(int elo) {
     if (elo <= b.elo)
       return a.level + (b.level - a.level) * (elo - a.elo) / (b.elo - a.elo);
   }
-  return kFullStrength;
+  return last->level;
 }
 
-double SkillLevel(const SearchParams& params) {
-  return params.limit_strength() ? LevelForElo(params.elo())
-                                 : double(params.skill_level());
+uint64_t NodesForElo(int elo) {
+  if (elo > kHighestElo) return 0;
+  const double doublings =
+      (std::max(elo, kLowestNodeCapElo) - kNodeCapReferenceElo) /
+      kEloPerNodeDoubling;
+  return uint64_t(std::llround(kNodeCapReferenceNodes * std::exp2(doublings)));
+}
+
+Handicap HandicapFor(const SearchParams& params) {
+  Handicap handicap;
+  if (!params.limit_strength()) {
+    handicap.level = params.skill_level();
+  } else if (params.elo() < kLowestNodeCapElo) {
+    handicap.level = LevelForElo(params.elo());
+  } else {
+    handicap.nodes_per_move = NodesForElo(params.elo());
+  }
+  return handicap;
 }
 
 size_t PickLine(const std::vector<int>& scores, double level, uint64_t random) {

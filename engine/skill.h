@@ -1,7 +1,9 @@
-// Limited strength (UCI Skill Level, UCI_LimitStrength, UCI_Elo), the way
-// Stockfish weakens itself: a shallow search of several lines, and a move
-// picked among them with a bias towards worse ones that grows as the level
-// falls.
+// Limited strength (UCI Skill Level, UCI_LimitStrength, UCI_Elo). Skill
+// levels weaken the way Stockfish does: a shallow search of several lines, and
+// a move picked among them with a bias towards worse ones that grows as the
+// level falls. The upper range of UCI_Elo, where a depth cap no longer binds
+// at usual budgets, plays at full strength with a cap on the nodes of each
+// move instead, which binds at any time control that allows that many nodes.
 #ifndef ENGINE_SKILL_H_
 #define ENGINE_SKILL_H_
 
@@ -15,13 +17,29 @@ namespace chess {
 
 inline constexpr double kFullStrength = 20;
 
-// The level a search plays at, 0 to 20 (20: full strength): skill_level, or
-// with limit_strength the level whose measured Elo is `elo`.
-double SkillLevel(const SearchParams& params);
+// How a search is weakened: a skill level below kFullStrength, or a node cap
+// per move (0: none); never both.
+struct Handicap {
+  double level = kFullStrength;
+  uint64_t nodes_per_move = 0;
+};
 
-// The level (fractional) at which the engine plays at `elo` on Stockfish
-// 15.1's UCI_Elo scale, from the calibration table in skill.cc.
+// The handicap of `params`: skill_level, or with limit_strength the one whose
+// measured Elo is `elo` on Stockfish 15.1's UCI_Elo scale (the calibration
+// tables in skill.cc).
+Handicap HandicapFor(const SearchParams& params);
+
+// The level (fractional) at which the engine plays at `elo`, for the range
+// that skill levels cover (up to kLowestNodeCapElo).
 double LevelForElo(int elo);
+
+// From this UCI_Elo up, limited strength is a node cap, not a level.
+inline constexpr int kLowestNodeCapElo = 1850;
+
+// The nodes a move at which full strength plays at `elo` (from
+// kLowestNodeCapElo up; those of kLowestNodeCapElo below it); 0 above 2400,
+// the top of the scale.
+uint64_t NodesForElo(int elo);
 
 // Of lines' scores, best first, the index a player of `level` picks; `random`
 // is a uniform 64-bit draw.
