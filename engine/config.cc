@@ -10,6 +10,7 @@
 #include "common/textproto.h"
 #include "engine/eval_weights.h"
 #include "engine/network.h"
+#include "engine/skill.h"
 #include "engine/syzygy.h"
 #include "google/protobuf/text_format.h"
 
@@ -55,7 +56,7 @@ constexpr Range kSearchRanges[] = {
     {"multi_pv", 1, 256},
     {"threads", 1, 1024},
     {"skill_level", 0, 20},
-    {"elo", 1200, 2400},
+    {"elo", kLowestElo, kHighestElo},
 };
 
 absl::Status ValidateTablebases(const TablebaseParams& tb) {

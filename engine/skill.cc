@@ -26,7 +26,6 @@ constexpr LevelElo kLevels[] = {
 constexpr double kNodeCapReferenceNodes = 16000;
 constexpr double kNodeCapReferenceElo = 1947;
 constexpr double kEloPerNodeDoubling = 73.5;
-constexpr int kHighestElo = 2400;
 
 }  // namespace
 

@@ -17,6 +17,10 @@ namespace chess {
 
 inline constexpr double kFullStrength = 20;
 
+// UCI_Elo's range (SearchParams.elo), on Stockfish 15.1's scale.
+inline constexpr int kLowestElo = 1200;
+inline constexpr int kHighestElo = 2400;
+
 // How a search is weakened: a skill level below kFullStrength, or a node cap
 // per move (0: none); never both.
 struct Handicap {
@@ -37,8 +41,8 @@ double LevelForElo(int elo);
 inline constexpr int kLowestNodeCapElo = 1850;
 
 // The nodes a move at which full strength plays at `elo` (from
-// kLowestNodeCapElo up; those of kLowestNodeCapElo below it); 0 above 2400,
-// the top of the scale.
+// kLowestNodeCapElo up; those of kLowestNodeCapElo below it); 0 above
+// kHighestElo.
 uint64_t NodesForElo(int elo);
 
 // Of lines' scores, best first, the index a player of `level` picks; `random`

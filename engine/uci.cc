@@ -18,6 +18,7 @@
 #include "engine/eval_weights.h"
 #include "engine/notation.h"
 #include "engine/perft.h"
+#include "engine/skill.h"
 #include "engine/syzygy.h"
 
 namespace chess {
@@ -163,7 +164,8 @@ void UciSession::HandleUci() {
   Send("option name UCI_Chess960 type check default false");
   Send("option name Skill Level type spin default 20 min 0 max 20");
   Send("option name UCI_LimitStrength type check default false");
-  Send("option name UCI_Elo type spin default 2400 min 1200 max 2400");
+  Send(absl::StrCat("option name UCI_Elo type spin default ", kHighestElo,
+                    " min ", kLowestElo, " max ", kHighestElo));
   Send("option name MultiPV type spin default 1 min 1 max 256");
   Send("option name SyzygyPath type string default <empty>");
   Send("option name SyzygyProbeDepth type spin default 1 min 1 max 100");
