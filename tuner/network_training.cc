@@ -117,6 +117,7 @@ void NetworkSamples::Add(const Position& pos, int linear_cp, float target) {
   offsets_.push_back(uint32_t(inputs_.size()));
   linear_.push_back(linear_cp);
   target_.push_back(target);
+  mirrorable_.push_back(pos.castling_rights() == 0);
 }
 
 void NetworkSamples::Add(const Position& pos, const Evaluator* linear,
@@ -160,6 +161,7 @@ std::vector<std::string> NetworkProvenance(
     lines.back() +=
         absl::StrFormat(", weight decay %g", settings.weight_decay());
   }
+  if (settings.mirror_files()) lines.back() += ", files mirrored too";
   if (settings.whole_evaluation()) lines.back() += ", the whole evaluation";
   if (start == nullptr) {
     lines.push_back(absl::StrCat(
@@ -205,6 +207,11 @@ absl::Status ValidateNetworkSettings(const NetworkSettings& s) {
   }
   if (s.weight_decay() > 0 && s.layout() != NetworkParams::PERSPECTIVE)
     return invalid("weight_decay needs layout PERSPECTIVE (AdamW)");
+  if (s.mirror_files() &&
+      (s.layout() != NetworkParams::PERSPECTIVE || !s.whole_evaluation())) {
+    return invalid(
+        "mirror_files needs layout PERSPECTIVE and whole_evaluation");
+  }
   if (s.threads() < 0 || s.threads() > 256)
     return invalid("threads = ", s.threads(), " is not in [0, 256]");
   return absl::OkStatus();

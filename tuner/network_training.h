@@ -41,12 +41,16 @@ class NetworkSamples {
   int input_count(size_t i) const { return int(offsets_[i + 1] - offsets_[i]); }
   int linear(size_t i) const { return linear_[i]; }
   float target(size_t i) const { return target_[i]; }
+  // Whether position i has no castling right, so that its mirror (files a-h
+  // swapped) is a position of the same value.
+  bool mirrorable(size_t i) const { return mirrorable_[i]; }
 
  private:
   std::vector<uint32_t> offsets_{0};
   std::vector<uint16_t> inputs_;
   std::vector<int> linear_;
   std::vector<float> target_;
+  std::vector<bool> mirrorable_;
 };
 
 // The float networks' output is in pawns.

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 #include <random>
 #include <vector>
 
@@ -70,12 +69,16 @@ void AddRow(const float* __restrict row, int hidden, float* __restrict sums) {
   for (int j = 0; j < hidden; ++j) sums[j] += row[j];
 }
 
-// Forward and backward through one position, into `g`.
+// Forward and backward through one training item, into `g`.
 void Accumulate(const FloatNetwork& net, const NetworkSamples& samples,
-                size_t i, double k, Gradients& g) {
+                size_t item, double k, Gradients& g) {
   const int hidden = net.hidden;
-  const uint16_t* inputs = samples.inputs(i);
+  const size_t i = item / 2;
+  // An input's square is its low 6 bits: XOR 7 swaps files a-h.
+  const int file_flip = item % 2 ? 7 : 0;
+  int inputs[kMaxPieces];
   const int count = samples.input_count(i);
+  for (int c = 0; c < count; ++c) inputs[c] = samples.inputs(i)[c] ^ file_flip;
   std::copy(net.hidden_biases.begin(), net.hidden_biases.end(), g.us.begin());
   std::copy(net.hidden_biases.begin(), net.hidden_biases.end(), g.them.begin());
   for (int c = 0; c < count; ++c) {
@@ -135,6 +138,18 @@ struct AdamW {
 
 }  // namespace
 
+std::vector<size_t> PerspectiveTrainingItems(const NetworkSamples& samples,
+                                             const NetworkSettings& settings) {
+  std::vector<size_t> items;
+  items.reserve(samples.size());
+  for (size_t i = 0; i < samples.size(); ++i) {
+    items.push_back(2 * i);
+    if (settings.mirror_files() && samples.mirrorable(i))
+      items.push_back(2 * i + 1);
+  }
+  return items;
+}
+
 NetworkTraining TrainPerspectiveNetwork(
     const NetworkSamples& train, const NetworkSettings& settings,
     const std::function<void(int, const NetworkParams&)>& on_epoch,
@@ -148,8 +163,7 @@ NetworkTraining TrainPerspectiveNetwork(
   std::vector<Gradients> parts(threads, Gradients(hidden));
   AdamW input_adam(net.input_weights.size()), bias_adam(hidden),
       output_adam(net.output_weights.size()), output_bias_adam(1);
-  std::vector<size_t> order(train.size());
-  std::iota(order.begin(), order.end(), 0);
+  std::vector<size_t> order = PerspectiveTrainingItems(train, settings);
   const size_t batch = size_t(std::max(1, settings.batch_size()));
   const size_t batches_per_epoch = (order.size() + batch - 1) / batch;
 
@@ -207,7 +221,7 @@ NetworkTraining TrainPerspectiveNetwork(
       output_bias_adam.Step(0, 1, &net.output_bias, &output_bias_gradient,
                             scale, step_size, 0);
     }
-    result.epoch_loss.push_back(train.size() ? epoch_loss / train.size() : 0);
+    result.epoch_loss.push_back(order.size() ? epoch_loss / order.size() : 0);
     if (on_epoch) on_epoch(epoch, Rounded(net, NetworkParams::PERSPECTIVE));
   }
   result.params = Rounded(net, NetworkParams::PERSPECTIVE);

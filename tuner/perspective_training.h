@@ -7,6 +7,7 @@
 #define TUNER_PERSPECTIVE_TRAINING_H_
 
 #include <functional>
+#include <vector>
 
 #include "engine/engine_config.pb.h"
 #include "tuner/network_training.h"
@@ -23,6 +24,11 @@ inline constexpr float kMaxPerspectiveWeight = 1.98f;
 // evaluation) from seeded random weights, or from `initial` (a PERSPECTIVE
 // network of the same size); `on_epoch(epoch, params)` sees the rounded
 // network after each epoch. The same seed and threads give the same network.
+// What an epoch trains on before it is shuffled: 2i for sample i, and 2i + 1
+// for its mirror when settings.mirror_files() and the sample is mirrorable.
+std::vector<size_t> PerspectiveTrainingItems(const NetworkSamples& samples,
+                                             const NetworkSettings& settings);
+
 NetworkTraining TrainPerspectiveNetwork(
     const NetworkSamples& train, const NetworkSettings& settings,
     const std::function<void(int, const NetworkParams&)>& on_epoch = {},

@@ -115,6 +115,50 @@ TEST(PerspectiveTrainingTest, GoesOnFromAGivenNetworkExactly) {
             start.SerializeAsString());
 }
 
+TEST(PerspectiveTrainingTest, MirrorsOnlyPositionsWithoutCastlingRights) {
+  NetworkSamples samples;
+  samples.Add(Position::Start(), 0, 0.5f);
+  samples.Add(*Position::FromFen("4k3/8/8/8/8/8/5PPP/4K3 w - - 0 1"), 0, 0.6f);
+  NetworkSettings settings = PerspectiveSettings();
+  EXPECT_EQ(PerspectiveTrainingItems(samples, settings),
+            (std::vector<size_t>{0, 2}));
+  settings.set_mirror_files(true);
+  EXPECT_EQ(PerspectiveTrainingItems(samples, settings),
+            (std::vector<size_t>{0, 2, 3}));
+}
+
+// Kingside pawns are worth a pawn more, queenside ones a pawn less: a
+// lopsided target that mirrored training must average away.
+TEST(PerspectiveTrainingTest, MirroredFilesTeachMirrorsTheSameValue) {
+  NetworkSamples train;
+  const int games = UnderSanitizer() ? 70 : 200;
+  for (const Position& pos : testing::RandomPlayPositions(games, 160, 6)) {
+    if (pos.castling_rights() != 0) continue;
+    const Color us = pos.side_to_move();
+    const int lopsided =
+        100 * (PopCount(pos.pieces(us, kPawn) & 0xf0f0f0f0f0f0f0f0ull) -
+               PopCount(pos.pieces(us, kPawn) & 0x0f0f0f0f0f0f0f0full));
+    train.Add(pos, 0, float(ExpectedScore(1.0, Material(pos) + lopsided)));
+  }
+  const Position kingside =
+      *Position::FromFen("4k3/8/8/8/8/8/5PPP/4K3 w - - 0 1");
+  const Position queenside =
+      *Position::FromFen("3k4/8/8/8/8/8/PPP5/3K4 w - - 0 1");
+  NetworkSettings settings = PerspectiveSettings();
+  auto gap = [&] {
+    auto net =
+        Network::FromProto(TrainPerspectiveNetwork(train, settings).params);
+    EXPECT_TRUE(net.ok()) << net.status();
+    return net.ok() ? net->Evaluate(kingside) - net->Evaluate(queenside) : 0;
+  };
+  const int lopsided_gap = gap();
+  settings.set_mirror_files(true);
+  const int mirrored_gap = gap();
+  EXPECT_GT(lopsided_gap, 150);
+  EXPECT_LT(std::abs(mirrored_gap), lopsided_gap / 3)
+      << lopsided_gap << " " << mirrored_gap;
+}
+
 TEST(PerspectiveTrainingTest, CosineScheduleFallsToItsFinalRate) {
   NetworkSettings settings = PerspectiveSettings();
   settings.set_epochs(4);
@@ -144,6 +188,12 @@ TEST(PerspectiveTrainingTest, BadSettingsNameTheirField) {
   settings.set_layout(NetworkParams::SIDE_TO_MOVE);
   EXPECT_EQ(ValidateNetworkSettings(settings).message(),
             "settings: weight_decay needs layout PERSPECTIVE (AdamW)");
+  settings = PerspectiveSettings();
+  settings.set_whole_evaluation(false);
+  settings.set_mirror_files(true);
+  EXPECT_EQ(ValidateNetworkSettings(settings).message(),
+            "settings: mirror_files needs layout PERSPECTIVE and "
+            "whole_evaluation");
 }
 
 }  // namespace

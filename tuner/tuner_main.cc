@@ -54,6 +54,7 @@
 #include "tuner/loop.h"
 #include "tuner/network_run.h"
 #include "tuner/network_training.h"
+#include "tuner/perspective_training.h"
 #include "tuner/report.h"
 #include "tuner/selfplay.h"
 #include "tuner/spsa.h"
@@ -333,13 +334,19 @@ int Net() {
                      chess::NetworkLoss(*train, start_net, settings.k()))
               << named(held_out_losses(start_net)) << "\n";
   }
+  // Mirrored positions count: they cost as much as the others.
+  const size_t trained_per_epoch =
+      settings.layout() == chess::NetworkParams::PERSPECTIVE
+          ? chess::PerspectiveTrainingItems(*train, settings).size()
+          : train->size();
   chess::Stopwatch t0;
   absl::StatusOr<chess::TrainedConfig> trained = chess::TrainNetworkConfig(
       start, start_path, *train, settings, datasets,
       [&](int epoch, const chess::NetworkParams& params) {
         std::cerr << absl::StrFormat(
-            "epoch %d (%.0f s, %.0f positions/s)", epoch + 1, t0.Seconds(),
-            train->size() * (epoch + 1) / std::max(1e-9, t0.Seconds()));
+            "epoch %d (%.0f s, %.0f positions/s%s)", epoch + 1, t0.Seconds(),
+            trained_per_epoch * (epoch + 1) / std::max(1e-9, t0.Seconds()),
+            settings.mirror_files() ? ", mirrors included" : "");
         // Weights grown too large for the engine's 16-bit sums: said, and
         // refused at the end.
         absl::StatusOr<chess::Network> net = chess::Network::FromProto(params);
