@@ -14,7 +14,7 @@ namespace {
 
 TEST(SkillTest, EloMapsToLevelsMonotonically) {
   double previous = -1;
-  for (int elo = 1200; elo < kLowestNodeCapElo; elo += 20) {
+  for (int elo = kLowestElo; elo < kLowestNodeCapElo; elo += 20) {
     const double level = LevelForElo(elo);
     EXPECT_GE(level, previous) << elo;
     EXPECT_GE(level, 0);
@@ -36,7 +36,7 @@ TEST(SkillTest, EloMapsToLevelsMonotonically) {
 // The upper range: full strength, more nodes a move the higher the setting.
 TEST(SkillTest, EloMapsToNodeCapsMonotonically) {
   uint64_t previous = 0;
-  for (int elo = kLowestNodeCapElo; elo <= 2400; elo += 20) {
+  for (int elo = kLowestNodeCapElo; elo <= kHighestElo; elo += 20) {
     const uint64_t nodes = NodesForElo(elo);
     EXPECT_GT(nodes, previous) << elo;
     previous = nodes;

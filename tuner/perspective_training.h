@@ -19,16 +19,16 @@ namespace chess {
 // within 16 bits, and an output weight within kMaxPerspectiveOutputWeight.
 inline constexpr float kMaxPerspectiveWeight = 1.98f;
 
-// Trains a PERSPECTIVE network of settings.hidden_size() units on `train`
-// (each sample's linear evaluation added to its output, 0 for a whole
-// evaluation) from seeded random weights, or from `initial` (a PERSPECTIVE
-// network of the same size); `on_epoch(epoch, params)` sees the rounded
-// network after each epoch. The same seed and threads give the same network.
 // What an epoch trains on before it is shuffled: 2i for sample i, and 2i + 1
 // for its mirror when settings.mirror_files() and the sample is mirrorable.
 std::vector<size_t> PerspectiveTrainingItems(const NetworkSamples& samples,
                                              const NetworkSettings& settings);
 
+// Trains a PERSPECTIVE network of settings.hidden_size() units on `train`
+// (each sample's linear evaluation added to its output, 0 for a whole
+// evaluation) from seeded random weights, or from `initial` (a PERSPECTIVE
+// network of the same size); `on_epoch(epoch, params)` sees the rounded
+// network after each epoch. The same seed and threads give the same network.
 NetworkTraining TrainPerspectiveNetwork(
     const NetworkSamples& train, const NetworkSettings& settings,
     const std::function<void(int, const NetworkParams&)>& on_epoch = {},
