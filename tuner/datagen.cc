@@ -210,7 +210,8 @@ absl::StatusOr<DatagenReport> RunDatagen(const DatagenConfig& config,
                                          const std::string& config_dir,
                                          const std::string& output_dir,
                                          const std::string& data_path,
-                                         const SlurmOptions& slurm) {
+                                         const SlurmOptions& slurm,
+                                         bool played_only) {
   if (absl::Status s = Validate(config); !s.ok()) return s;
   PlayerConfig player = config.player();
   if (player.name().empty()) player.set_name("player");
@@ -233,9 +234,15 @@ absl::StatusOr<DatagenReport> RunDatagen(const DatagenConfig& config,
       return absl::OkStatus();
     });
   }
+  if (played_only && earlier.empty()) {
+    return absl::NotFoundError(
+        absl::StrCat(log_path, ": no finished game to write the data of"));
+  }
   const Stopwatch clock;
-  absl::StatusOr<MatchSummary> summary = PlayMatch(r);
-  if (!summary.ok()) return summary.status();
+  if (!played_only) {
+    absl::StatusOr<MatchSummary> summary = PlayMatch(r);
+    if (!summary.ok()) return summary.status();
+  }
   DatagenReport report;
   report.seconds = clock.Seconds();
   report.cores = slurm.shards > 0 ? slurm.shards * slurm.cpus_per_shard

@@ -39,12 +39,14 @@ struct DatagenReport {
 
 // Plays (or resumes) the games in OUTPUT_DIR/games and writes the training set
 // to `data_path` (its format by its extension: training_data.h). Paths in the
-// config are relative to `config_dir`.
+// config are relative to `config_dir`. With `played_only`, no game is played:
+// the set holds the games a run stopped early had finished.
 absl::StatusOr<DatagenReport> RunDatagen(const DatagenConfig& config,
                                          const std::string& config_dir,
                                          const std::string& output_dir,
                                          const std::string& data_path,
-                                         const SlurmOptions& slurm = {});
+                                         const SlurmOptions& slurm = {},
+                                         bool played_only = false);
 
 std::string FormatDatagenReport(const DatagenReport& report);
 

@@ -177,6 +177,26 @@ TEST(DatagenTest, PlaysFromRandomPliesAndResumesWithoutPlayingAgain) {
   ASSERT_EQ(text->positions_size(), set->positions_size());
   EXPECT_EQ(text->positions(0).fen(), set->positions(0).fen());
   EXPECT_EQ(text->positions(0).score_cp(), set->positions(0).score_cp());
+
+  // A run of more games stopped early: --played_only writes what was played
+  // and plays nothing more.
+  DatagenConfig more = config;
+  more.set_games(config.games() + 4);
+  absl::StatusOr<DatagenReport> played =
+      RunDatagen(more, ".", dir, dir + "/played.bin", {}, /*played_only=*/true);
+  ASSERT_TRUE(played.ok()) << played.status();
+  EXPECT_EQ(played->games, config.games());
+  EXPECT_EQ(played->new_games, 0);
+  EXPECT_EQ(played->positions, first->positions);
+  EXPECT_EQ(ReadMatchLog(dir + "/games/games.log")->games.size(),
+            size_t(config.games()));
+  const absl::Status nothing_played =
+      RunDatagen(config, ".", dir + "-none", dir + "/none.bin", {},
+                 /*played_only=*/true)
+          .status();
+  EXPECT_EQ(nothing_played.code(), absl::StatusCode::kNotFound)
+      << nothing_played;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/none.bin"));
 }
 
 // The error of a run of SmallRun() changed by `edit`: each bad value is

@@ -60,10 +60,12 @@ inline constexpr double kCentipawnsPerOutput = 100;
 // pawn: what the trainers fit.
 struct FloatNetwork {
   int hidden = 0;
-  std::vector<float> input_weights;   // [input][hidden]
-  std::vector<float> hidden_biases;   // [hidden]
-  std::vector<float> output_weights;  // [hidden], or [2][hidden] (PERSPECTIVE)
+  std::vector<float> input_weights;  // [input][hidden]
+  std::vector<float> hidden_biases;  // [hidden]
+  // [hidden], or [buckets][2][hidden] (PERSPECTIVE)
+  std::vector<float> output_weights;
   float output_bias = 0;
+  int buckets = 1;  // NetworkParams.output_buckets
 };
 
 // `net` in the engine's integers for `layout` (each weight clipped to what

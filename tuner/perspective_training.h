@@ -23,6 +23,9 @@ inline constexpr float kMaxPerspectiveWeight = 1.98f;
 // for its mirror when settings.mirror_files() and the sample is mirrorable.
 std::vector<size_t> PerspectiveTrainingItems(const NetworkSamples& samples,
                                              const NetworkSettings& settings);
+// How many items that is, counted without listing them.
+size_t PerspectiveTrainingItemCount(const NetworkSamples& samples,
+                                    const NetworkSettings& settings);
 
 // Trains a PERSPECTIVE network of settings.hidden_size() units on `train`
 // (each sample's linear evaluation added to its output, 0 for a whole

@@ -1,8 +1,10 @@
 // tuner: learns evaluation weights from arena games and tunes search constants.
 //
 //   tuner datagen DATAGEN.textproto --output_dir=DIR [--out=DATA]
+//                 [--played_only]
 //               positions from a player's games against itself, labelled
-//               with its own scores and the results (resumable)
+//               with its own scores and the results (resumable;
+//               --played_only: the games played so far, no more)
 //   tuner extract --out=DATA [--format=data|epd|fen|bullet] [--append] INPUT...
 //               arena logs (*.log), datasets (ours, *.epd, *.fen, *.txt);
 //               converts between the formats
@@ -72,6 +74,9 @@ ABSL_FLAG(std::string, format, "",
 ABSL_FLAG(bool, append, false,
           "extract: add the positions at the end of --out (our format) "
           "instead of replacing it");
+ABSL_FLAG(bool, played_only, false,
+          "datagen: play no more games; write the dataset of the games the "
+          "run in --output_dir has finished (a run stopped early)");
 ABSL_FLAG(int, skip_plies, 0, "extract: plies skipped after the book");
 ABSL_FLAG(int, max_per_game, 0, "extract: positions kept per game (0: all)");
 ABSL_FLAG(std::string, player, "",
@@ -337,7 +342,7 @@ int Net() {
   // Mirrored positions count: they cost as much as the others.
   const size_t trained_per_epoch =
       settings.layout() == chess::NetworkParams::PERSPECTIVE
-          ? chess::PerspectiveTrainingItems(*train, settings).size()
+          ? chess::PerspectiveTrainingItemCount(*train, settings)
           : train->size();
   chess::Stopwatch t0;
   absl::StatusOr<chess::TrainedConfig> trained = chess::TrainNetworkConfig(
@@ -617,8 +622,9 @@ int Datagen(const std::vector<char*>& operands) {
   if (!run.ok()) return Fail(run.status());
   std::string data = chess::CommandLinePath(absl::GetFlag(FLAGS_out));
   if (data.empty()) data = (fs::path(run->output_dir) / "data.bin").string();
-  auto report = chess::RunDatagen(run->config, run->args.dir, run->output_dir,
-                                  data, run->args.slurm);
+  auto report =
+      chess::RunDatagen(run->config, run->args.dir, run->output_dir, data,
+                        run->args.slurm, absl::GetFlag(FLAGS_played_only));
   if (!report.ok()) return Fail(report.status());
   std::cout << chess::FormatDatagenReport(*report);
   return chess::kExitOk;
@@ -655,9 +661,9 @@ const std::vector<chess::Subcommand>& Subcommands() {
        {"output_dir", "slurm_shards", "slurm_cpus", "srun", "sbatch", "arena"},
        Loop},
       {"datagen",
-       "DATAGEN.textproto --output_dir=DIR [--out=DATA]",
-       {"output_dir", "out", "slurm_shards", "slurm_cpus", "srun", "sbatch",
-        "arena"},
+       "DATAGEN.textproto --output_dir=DIR [--out=DATA] [--played_only]",
+       {"output_dir", "out", "played_only", "slurm_shards", "slurm_cpus",
+        "srun", "sbatch", "arena"},
        Datagen},
       {"report", "LOOP_DIR|TEXEL_RECORD|SPSA_STATE", {"out"}, Report},
       {"bench",
