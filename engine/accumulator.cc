@@ -51,10 +51,8 @@ int AccumulatorStack::Evaluate(const Network& net, const Position& pos,
   const int hidden = net.hidden_size();
   const int16_t* white = entry.sums.data();
   const int16_t* black = white + hidden;
-  const int count = std::popcount(pos.occupied());
-  return pos.side_to_move() == kWhite
-             ? net.PerspectiveOutput(white, black, count)
-             : net.PerspectiveOutput(black, white, count);
+  return pos.side_to_move() == kWhite ? net.PerspectiveOutput(white, black)
+                                      : net.PerspectiveOutput(black, white);
 }
 
 void AccumulatorStack::Update(const Network& net, const Entry* base,

@@ -80,20 +80,12 @@ absl::StatusOr<Network> Network::FromProto(const NetworkParams& params) {
         kNetworkBlock, " in [", kNetworkBlock, ", ", kMaxNetworkHidden, "]"));
   }
   const bool perspective = params.layout() == NetworkParams::PERSPECTIVE;
-  const int buckets = std::max(1, params.output_buckets());
-  if (params.output_buckets() < 0 || buckets > kMaxOutputBuckets ||
-      (buckets > 1 && !perspective)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "eval.network.output_buckets = ", params.output_buckets(),
-        " is not in [1, ", kMaxOutputBuckets,
-        "], or it is more than 1 for a layout other than PERSPECTIVE"));
-  }
   for (const absl::Status& status :
        {CheckSize(params.input_weights_size(), kNetworkInputs * hidden,
                   "input_weights"),
         CheckSize(params.hidden_biases_size(), hidden, "hidden_biases"),
-        CheckSize(params.output_weights_size(),
-                  (perspective ? 2 : 1) * hidden * buckets, "output_weights"),
+        CheckSize(params.output_weights_size(), (perspective ? 2 : 1) * hidden,
+                  "output_weights"),
         CheckRange(params.input_weights(), "input_weights"),
         CheckRange(params.hidden_biases(), "hidden_biases"),
         CheckRange(params.output_weights(), "output_weights"),
@@ -105,7 +97,6 @@ absl::StatusOr<Network> Network::FromProto(const NetworkParams& params) {
   Network net;
   net.hidden_ = hidden;
   net.perspective_ = perspective;
-  net.buckets_ = buckets;
   net.whole_evaluation_ = params.whole_evaluation();
   net.input_weights_.assign(params.input_weights().begin(),
                             params.input_weights().end());
@@ -240,13 +231,11 @@ void AddRows(const int16_t* base, const int16_t* const* added, int added_count,
 #endif
 }
 
-int Network::PerspectiveOutput(const int16_t* us, const int16_t* them,
-                               int pieces) const {
-  const int16_t* weights = perspective_weights_.data() +
-                           size_t(OutputBucket(pieces, buckets_)) * 2 * hidden_;
+int Network::PerspectiveOutput(const int16_t* us, const int16_t* them) const {
   const int64_t products =
-      SquaredActivationDot(us, weights, hidden_) +
-      SquaredActivationDot(them, weights + hidden_, hidden_);
+      SquaredActivationDot(us, perspective_weights_.data(), hidden_) +
+      SquaredActivationDot(them, perspective_weights_.data() + hidden_,
+                           hidden_);
   return int(Clipped(products / kNetworkActivationOne + output_bias_));
 }
 
@@ -263,7 +252,7 @@ int Network::EvaluateInputs(const uint16_t* inputs, int count) const {
     AddRows(hidden_biases_.data(), rows[side], count, nullptr, 0, hidden_,
             sums[side]);
   }
-  return PerspectiveOutput(sums[0], sums[1], count);
+  return PerspectiveOutput(sums[0], sums[1]);
 }
 
 int Network::SideToMoveOutput(const uint16_t* inputs, int count) const {

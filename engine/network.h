@@ -11,7 +11,6 @@
 #ifndef ENGINE_NETWORK_H_
 #define ENGINE_NETWORK_H_
 
-#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -58,16 +57,6 @@ inline int OtherSideInput(int input) {
 // activation times a weight fits 16 bits.
 inline constexpr int kMaxPerspectiveOutputWeight = 127;
 
-// NetworkParams.output_buckets: at most this many sets of output weights.
-inline constexpr int kMaxOutputBuckets = 8;
-
-// The output bucket of a position with `pieces` on the board (2 to 32), out
-// of `buckets`: bullet's material-count buckets.
-inline int OutputBucket(int pieces, int buckets) {
-  const int per_bucket = (kMaxPieces + buckets - 1) / buckets;
-  return std::clamp((pieces - 2) / per_bucket, 0, buckets - 1);
-}
-
 class Network {
  public:
   Network() = default;  // no network: evaluates to 0
@@ -81,7 +70,6 @@ class Network {
   bool empty() const { return hidden_ == 0; }
   int hidden_size() const { return hidden_; }
   bool perspective() const { return perspective_; }
-  int output_buckets() const { return buckets_; }
   bool whole_evaluation() const { return whole_evaluation_; }
   // Centipawns from the side to move's point of view, computed afresh.
   int Evaluate(const Position& pos) const;
@@ -91,26 +79,23 @@ class Network {
 
   // PERSPECTIVE layout: the hidden biases, the row of an input's weights,
   // and the output from the side to move's sums `us` and the other side's
-  // `them` (hidden_size() values each) with `pieces` on the board.
+  // `them` (hidden_size() values each).
   const int16_t* hidden_biases() const { return hidden_biases_.data(); }
   const int16_t* row(int input) const {
     return &input_weights_[size_t(input) * hidden_];
   }
-  int PerspectiveOutput(const int16_t* us, const int16_t* them,
-                        int pieces) const;
+  int PerspectiveOutput(const int16_t* us, const int16_t* them) const;
 
  private:
   int SideToMoveOutput(const uint16_t* inputs, int count) const;
 
   int hidden_ = 0;
   bool perspective_ = false;
-  int buckets_ = 1;
   bool whole_evaluation_ = false;
   std::vector<int16_t> input_weights_;  // [input][hidden]
   std::vector<int16_t> hidden_biases_;
-  std::vector<int32_t> output_weights_;  // SIDE_TO_MOVE
-  std::vector<int16_t>
-      perspective_weights_;  // PERSPECTIVE, [bucket][2][hidden]
+  std::vector<int32_t> output_weights_;       // SIDE_TO_MOVE
+  std::vector<int16_t> perspective_weights_;  // PERSPECTIVE, 2 x hidden
   int64_t output_bias_ = 0;
 };
 

@@ -1,7 +1,6 @@
 #include "engine/network.h"
 
 #include <algorithm>
-#include <bit>
 #include <random>
 #include <string>
 
@@ -50,34 +49,23 @@ int Reference(const NetworkParams& params, const Position& pos) {
   return int(std::clamp<int64_t>(cp, -kMaxNetworkCp, kMaxNetworkCp));
 }
 
-// A PERSPECTIVE network: output weights within the layout's limit, a set of
-// them for each of `buckets`.
-NetworkParams RandomPerspectiveParams(int hidden, int magnitude, uint64_t seed,
-                                      int buckets = 1) {
+// A PERSPECTIVE network: output weights within the layout's limit.
+NetworkParams RandomPerspectiveParams(int hidden, int magnitude,
+                                      uint64_t seed) {
   NetworkParams params = RandomParams(hidden, magnitude, seed);
   params.set_layout(NetworkParams::PERSPECTIVE);
   std::mt19937_64 rng(seed + 1);
   std::uniform_int_distribution<int> weight(-kMaxPerspectiveOutputWeight,
                                             kMaxPerspectiveOutputWeight);
   params.clear_output_weights();
-  for (int j = 0; j < 2 * hidden * buckets; ++j)
-    params.add_output_weights(weight(rng));
-  if (buckets > 1) params.set_output_buckets(buckets);
+  for (int j = 0; j < 2 * hidden; ++j) params.add_output_weights(weight(rng));
   return params;
 }
 
 // The perspective layout's definition in 64-bit arithmetic: the side to
-// move's units, then the other side's, weighed by the output bucket of
-// (pieces - 2) * buckets / 32, spelled otherwise than OutputBucket.
+// move's units, then the other side's.
 int PerspectiveReference(const NetworkParams& params, const Position& pos) {
   const int hidden = params.hidden_size();
-  const int buckets = std::max(1, params.output_buckets());
-  const int pieces = std::popcount(pos.occupied());
-  int bucket = 0;
-  while (bucket + 1 < buckets &&
-         pieces - 2 >= (bucket + 1) * ((32 + buckets - 1) / buckets))
-    ++bucket;
-  const int first = bucket * 2 * hidden;
   int64_t products = 0;
   for (int side = 0; side < 2; ++side) {
     const Color view = side == 0 ? pos.side_to_move() : ~pos.side_to_move();
@@ -89,7 +77,7 @@ int PerspectiveReference(const NetworkParams& params, const Position& pos) {
         sum += params.input_weights(NetworkInput(view, p, s) * hidden + j);
       }
       const int64_t a = std::clamp<int64_t>(sum, 0, kNetworkActivationOne);
-      products += a * a * params.output_weights(first + side * hidden + j);
+      products += a * a * params.output_weights(side * hidden + j);
     }
   }
   const int64_t out = products / kNetworkActivationOne + params.output_bias();
@@ -162,39 +150,6 @@ TEST(NetworkTest, PerspectiveLayoutEqualsReferenceAndIsColourSymmetric) {
   }
 }
 
-// Each output bucket weighs the units with its own weights: over games from
-// 32 pieces down to few, every bucket is used and each equals the definition.
-TEST(NetworkTest, OutputBucketsFollowTheNumberOfPieces) {
-  for (int buckets : {2, 8}) {
-    SCOPED_TRACE(buckets);
-    const NetworkParams params = RandomPerspectiveParams(64, 15, 21, buckets);
-    auto net = Network::FromProto(params);
-    ASSERT_TRUE(net.ok()) << net.status();
-    EXPECT_EQ(net->output_buckets(), buckets);
-    NetworkParams one_bucket = params;
-    one_bucket.clear_output_buckets();
-    one_bucket.mutable_output_weights()->Truncate(2 * 64);
-    const Network first_bucket_only = *Network::FromProto(one_bucket);
-    std::vector<bool> seen(buckets);
-    int differs = 0;
-    for (const Position& pos : testing::RandomPlayPositions(10, 300, 22)) {
-      const int pieces = std::popcount(pos.occupied());
-      seen[OutputBucket(pieces, buckets)] = true;
-      ASSERT_EQ(net->Evaluate(pos), PerspectiveReference(params, pos))
-          << pos.ToFen();
-      ASSERT_EQ(net->Evaluate(pos), net->Evaluate(ColourMirror(pos)));
-      differs += net->Evaluate(pos) != first_bucket_only.Evaluate(pos);
-    }
-    EXPECT_EQ(std::count(seen.begin(), seen.end(), true), buckets);
-    EXPECT_GT(differs, 100);
-  }
-  EXPECT_EQ(OutputBucket(32, 8), 7);
-  EXPECT_EQ(OutputBucket(2, 8), 0);
-  EXPECT_EQ(OutputBucket(5, 8), 0);
-  EXPECT_EQ(OutputBucket(6, 8), 1);
-  EXPECT_EQ(OutputBucket(32, 1), 0);
-}
-
 // The largest activations and weights the layout allows, on every unit: the
 // 32-bit lanes of the vectorised output must not wrap.
 TEST(NetworkTest, PerspectiveOutputIsExactAtItsLimits) {
@@ -215,7 +170,7 @@ TEST(NetworkTest, PerspectiveOutputIsExactAtItsLimits) {
 // Sums made from another ply's, whichever, equal sums made afresh: along
 // random games, at plies that jump about as a search's do.
 TEST(NetworkTest, AccumulatorsEqualAFreshEvaluationWhateverThePath) {
-  const NetworkParams params = RandomPerspectiveParams(64, 15, 3, 8);
+  const NetworkParams params = RandomPerspectiveParams(64, 15, 3);
   const Network net = *Network::FromProto(params);
   AccumulatorStack stack;
   stack.Reset(net, 20);
@@ -313,17 +268,6 @@ TEST(NetworkTest, RefusesNetworksItCannotEvaluateExactly) {
   refused(perspective,
           "eval.network.output_weights has 32 values; "
           "hidden_size asks for 64");
-  NetworkParams bucketed = RandomPerspectiveParams(32, 60, 1, 4);
-  ASSERT_TRUE(Network::FromProto(bucketed).ok());
-  bucketed.mutable_output_weights()->Truncate(64);
-  refused(bucketed,
-          "eval.network.output_weights has 64 values; "
-          "hidden_size asks for 256");
-  bucketed.set_output_buckets(9);
-  refused(bucketed, "eval.network.output_buckets = 9 is not in [1, 8]");
-  NetworkParams side_to_move = params;
-  side_to_move.set_output_buckets(2);
-  refused(side_to_move, "more than 1 for a layout other than PERSPECTIVE");
 }
 
 TEST(NetworkTest, TheOutputIsClippedFarBelowMateScores) {

@@ -95,14 +95,6 @@ absl::Status CheckContinuable(const EngineConfig& start,
         absl::StrCat("settings: layout SIDE_TO_MOVE, but ", start_path,
                      "'s eval.network has another layout"));
   }
-  const int start_buckets = std::max(1, network.output_buckets());
-  const int buckets = std::max(1, settings.output_buckets());
-  if (start_buckets != buckets && start_buckets != 1) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("settings: output_buckets = ", buckets, ", but ",
-                     start_path, "'s eval.network has ", start_buckets,
-                     " (only a network of one bucket can be given more)"));
-  }
   if (network.hidden_size() > settings.hidden_size()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "settings: hidden_size = ", settings.hidden_size(), ", but ",

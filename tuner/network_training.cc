@@ -94,7 +94,6 @@ NetworkParams Rounded(const FloatNetwork& net, NetworkParams::Layout layout) {
   }
   params.set_output_bias(int32_t(std::lround(
       double(net.output_bias) * kNetworkActivationOne * kNetworkOutputOne)));
-  if (net.buckets > 1) params.set_output_buckets(net.buckets);
   return params;
 }
 
@@ -109,7 +108,6 @@ FloatNetwork Unrounded(const NetworkParams& params) {
     net.output_weights.push_back(float(w) / kNetworkOutputOne);
   net.output_bias = float(double(params.output_bias()) /
                           (double(kNetworkActivationOne) * kNetworkOutputOne));
-  net.buckets = std::max(1, params.output_buckets());
   return net;
 }
 
@@ -162,10 +160,6 @@ std::vector<std::string> NetworkProvenance(
   if (settings.weight_decay() > 0) {
     lines.back() +=
         absl::StrFormat(", weight decay %g", settings.weight_decay());
-  }
-  if (settings.output_buckets() > 1) {
-    lines.back() +=
-        absl::StrFormat(", %d output buckets", settings.output_buckets());
   }
   if (settings.mirror_files()) lines.back() += ", files mirrored too";
   if (settings.whole_evaluation()) lines.back() += ", the whole evaluation";
@@ -220,12 +214,6 @@ absl::Status ValidateNetworkSettings(const NetworkSettings& s) {
   }
   if (s.threads() < 0 || s.threads() > 256)
     return invalid("threads = ", s.threads(), " is not in [0, 256]");
-  if (s.output_buckets() < 0 || s.output_buckets() > kMaxOutputBuckets) {
-    return invalid("output_buckets = ", s.output_buckets(), " is not in [0, ",
-                   kMaxOutputBuckets, "]");
-  }
-  if (s.output_buckets() > 1 && s.layout() != NetworkParams::PERSPECTIVE)
-    return invalid("output_buckets needs layout PERSPECTIVE");
   return absl::OkStatus();
 }
 

@@ -60,12 +60,10 @@ inline constexpr double kCentipawnsPerOutput = 100;
 // pawn: what the trainers fit.
 struct FloatNetwork {
   int hidden = 0;
-  std::vector<float> input_weights;  // [input][hidden]
-  std::vector<float> hidden_biases;  // [hidden]
-  // [hidden], or [buckets][2][hidden] (PERSPECTIVE)
-  std::vector<float> output_weights;
+  std::vector<float> input_weights;   // [input][hidden]
+  std::vector<float> hidden_biases;   // [hidden]
+  std::vector<float> output_weights;  // [hidden], or [2][hidden] (PERSPECTIVE)
   float output_bias = 0;
-  int buckets = 1;  // NetworkParams.output_buckets
 };
 
 // `net` in the engine's integers for `layout` (each weight clipped to what

@@ -20,10 +20,10 @@ struct Gradients {
   // Scratch for one position.
   std::vector<float> us, them, us_gradient, them_gradient;
 
-  Gradients(int hidden, int buckets)
+  explicit Gradients(int hidden)
       : input_weights(size_t(kNetworkInputs) * hidden),
         hidden_biases(hidden),
-        output_weights(size_t(buckets) * 2 * hidden),
+        output_weights(2 * size_t(hidden)),
         us(hidden),
         them(hidden),
         us_gradient(hidden),
@@ -38,10 +38,9 @@ struct Gradients {
 };
 
 // Uniform within +-1/sqrt(fan-in) (bullet's and PyTorch's default), biases 0.
-FloatNetwork RandomPerspective(int hidden, int buckets, std::mt19937_64& rng) {
+FloatNetwork RandomPerspective(int hidden, std::mt19937_64& rng) {
   FloatNetwork net;
   net.hidden = hidden;
-  net.buckets = buckets;
   std::uniform_real_distribution<float> input(
       -1.0f / std::sqrt(float(kNetworkInputs)),
       1.0f / std::sqrt(float(kNetworkInputs)));
@@ -51,20 +50,8 @@ FloatNetwork RandomPerspective(int hidden, int buckets, std::mt19937_64& rng) {
   std::uniform_real_distribution<float> output(
       -1.0f / std::sqrt(float(2 * hidden)),
       1.0f / std::sqrt(float(2 * hidden)));
-  net.output_weights.resize(size_t(buckets) * 2 * hidden);
+  net.output_weights.resize(2 * size_t(hidden));
   for (float& w : net.output_weights) w = output(rng);
-  return net;
-}
-
-// `net` with `buckets` sets of output weights, each a copy of its one set:
-// the same evaluation, each bucket free to learn its own.
-FloatNetwork Bucketed(FloatNetwork net, int buckets) {
-  if (net.buckets != 1 || buckets <= 1) return net;
-  const std::vector<float> one = net.output_weights;
-  for (int b = 1; b < buckets; ++b) {
-    net.output_weights.insert(net.output_weights.end(), one.begin(), one.end());
-  }
-  net.buckets = buckets;
   return net;
 }
 
@@ -99,9 +86,7 @@ void Accumulate(const FloatNetwork& net, const NetworkSamples& samples,
     AddRow(&net.input_weights[size_t(OtherSideInput(inputs[c])) * hidden],
            hidden, g.them.data());
   }
-  const size_t bucket_offset =
-      size_t(OutputBucket(count, net.buckets)) * 2 * hidden;
-  const float* out_us = net.output_weights.data() + bucket_offset;
+  const float* out_us = net.output_weights.data();
   const float* out_them = out_us + hidden;
   float out = net.output_bias;
   for (int j = 0; j < hidden; ++j) {
@@ -116,7 +101,7 @@ void Accumulate(const FloatNetwork& net, const NetworkSamples& samples,
   const float d =
       float(2 * error * s * (1 - s) * k * kLn10Over400 * kCentipawnsPerOutput);
   g.output_bias += d;
-  float* grad_out_us = g.output_weights.data() + bucket_offset;
+  float* grad_out_us = g.output_weights.data();
   float* grad_out_them = grad_out_us + hidden;
   for (int j = 0; j < hidden; ++j) {
     grad_out_us[j] += d * SquaredClipped(g.us[j]);
@@ -178,14 +163,12 @@ NetworkTraining TrainPerspectiveNetwork(
     const std::function<void(int, const NetworkParams&)>& on_epoch,
     const NetworkParams* initial) {
   std::mt19937_64 rng(settings.seed());
-  const int buckets = std::max(1, settings.output_buckets());
-  FloatNetwork net =
-      initial ? Bucketed(Unrounded(*initial), buckets)
-              : RandomPerspective(settings.hidden_size(), buckets, rng);
+  FloatNetwork net = initial ? Unrounded(*initial)
+                             : RandomPerspective(settings.hidden_size(), rng);
   const int hidden = net.hidden;
   const size_t threads =
       settings.threads() > 0 ? size_t(settings.threads()) : CoreCount();
-  std::vector<Gradients> parts(threads, Gradients(hidden, net.buckets));
+  std::vector<Gradients> parts(threads, Gradients(hidden));
   AdamW input_adam(net.input_weights.size()), bias_adam(hidden),
       output_adam(net.output_weights.size()), output_bias_adam(1);
   std::vector<size_t> order = PerspectiveTrainingItems(train, settings);

@@ -115,50 +115,6 @@ TEST(PerspectiveTrainingTest, GoesOnFromAGivenNetworkExactly) {
             start.SerializeAsString());
 }
 
-// Material counts double with few pieces left: the buckets of few pieces
-// learn weights of their own, and the rounded network evaluates as trained.
-TEST(PerspectiveTrainingTest, OutputBucketsLearnTheirOwnWeights) {
-  NetworkSamples train;
-  const int games = UnderSanitizer() ? 70 : 200;
-  for (const Position& pos : testing::RandomPlayPositions(games, 300, 7)) {
-    const int scale = PopCount(pos.occupied()) <= 17 ? 2 : 1;
-    train.Add(pos, 0, float(ExpectedScore(1.0, scale * Material(pos))));
-  }
-  NetworkSettings settings = PerspectiveSettings();
-  settings.set_output_buckets(2);
-  const NetworkParams params = TrainPerspectiveNetwork(train, settings).params;
-  EXPECT_EQ(params.output_buckets(), 2);
-  ASSERT_EQ(params.output_weights_size(), 2 * 2 * 32);
-  auto net = Network::FromProto(params);
-  ASSERT_TRUE(net.ok()) << net.status();
-  int differ = 0;
-  for (int j = 0; j < 2 * 32; ++j)
-    differ += params.output_weights(j) != params.output_weights(64 + j);
-  EXPECT_GT(differ, 32);
-  settings.clear_output_buckets();
-  const Network one =
-      *Network::FromProto(TrainPerspectiveNetwork(train, settings).params);
-  EXPECT_LT(NetworkLoss(train, *net, 1.0), NetworkLoss(train, one, 1.0));
-}
-
-// A network of one bucket goes on with its output weights in each bucket:
-// before any step it evaluates every position as it did.
-TEST(PerspectiveTrainingTest, OneBucketGoesOnAsManyWithTheSameEvaluation) {
-  const NetworkSamples train = MaterialSamples(8, /*short_run=*/true);
-  NetworkSettings settings = PerspectiveSettings();
-  settings.set_epochs(1);
-  const NetworkParams start = TrainPerspectiveNetwork(train, settings).params;
-  settings.set_epochs(0);
-  settings.set_output_buckets(8);
-  const NetworkParams bucketed =
-      TrainPerspectiveNetwork(train, settings, {}, &start).params;
-  EXPECT_EQ(bucketed.output_buckets(), 8);
-  const Network before = *Network::FromProto(start);
-  const Network after = *Network::FromProto(bucketed);
-  for (const Position& pos : testing::RandomPlayPositions(5, 200, 9))
-    ASSERT_EQ(after.Evaluate(pos), before.Evaluate(pos)) << pos.ToFen();
-}
-
 TEST(PerspectiveTrainingTest, MirrorsOnlyPositionsWithoutCastlingRights) {
   NetworkSamples samples;
   samples.Add(Position::Start(), 0, 0.5f);
@@ -241,15 +197,6 @@ TEST(PerspectiveTrainingTest, BadSettingsNameTheirField) {
   EXPECT_EQ(ValidateNetworkSettings(settings).message(),
             "settings: mirror_files needs layout PERSPECTIVE and "
             "whole_evaluation");
-  settings = PerspectiveSettings();
-  settings.set_output_buckets(9);
-  EXPECT_EQ(ValidateNetworkSettings(settings).message(),
-            "settings: output_buckets = 9 is not in [0, 8]");
-  settings.set_output_buckets(2);
-  settings.set_layout(NetworkParams::SIDE_TO_MOVE);
-  settings.set_weight_decay(0);
-  EXPECT_EQ(ValidateNetworkSettings(settings).message(),
-            "settings: output_buckets needs layout PERSPECTIVE");
 }
 
 }  // namespace

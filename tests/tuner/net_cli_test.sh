@@ -102,17 +102,6 @@ printf 'continue_from_start: true\n' >>perspective.textproto
 grep -q "^start network: train" whole2.txt || fail "no start network loss: $(cat whole2.txt)"
 cp perspective.textproto settings.textproto
 refused "$DEFAULT" "is not a PERSPECTIVE network of that size"
-# Output buckets by material: a network of one bucket goes on as one of 4,
-# which plays and says so; it cannot go back to 2.
-printf 'output_buckets: 4\n' >>perspective.textproto
-"$TUNER" net --data=data.epd --start=whole.textproto --out=buckets.textproto \
-  --settings=perspective.textproto >buckets.txt 2>&1 || fail "4 output buckets: $(tail -2 buckets.txt)"
-grep -q "output_buckets: 4" buckets.textproto || fail "the network has not 4 output buckets"
-grep -q 'provenance: "settings: .*, 4 output buckets' buckets.textproto ||
-  fail "the provenance lacks the buckets: $(grep provenance buckets.textproto)"
-[[ -n "$(bench buckets.textproto)" ]] || fail "the bucketed network does not play"
-sed 's/output_buckets: 4/output_buckets: 2/' perspective.textproto >settings.textproto
-refused buckets.textproto "only a network of one bucket can be given more"
 
 # Malformed lines are reported, not skipped without a word; a dataset with no
 # valid position is refused (it once wrote an untrained network, exit 0).
