@@ -238,6 +238,9 @@ absl::StatusOr<DatagenReport> RunDatagen(const DatagenConfig& config,
     return absl::NotFoundError(
         absl::StrCat(log_path, ": no finished game to write the data of"));
   }
+  if (played_only) {
+    if (absl::Status s = CheckPlayedLog(r); !s.ok()) return s;
+  }
   const Stopwatch clock;
   if (!played_only) {
     absl::StatusOr<MatchSummary> summary = PlayMatch(r);

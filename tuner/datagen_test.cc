@@ -190,6 +190,16 @@ TEST(DatagenTest, PlaysFromRandomPliesAndResumesWithoutPlayingAgain) {
   EXPECT_EQ(played->positions, first->positions);
   EXPECT_EQ(ReadMatchLog(dir + "/games/games.log")->games.size(),
             size_t(config.games()));
+  // Another run's config (here its seed) is refused, as a resume would be:
+  // its provenance would name games that were never played.
+  DatagenConfig other = config;
+  other.set_seed(config.seed() + 1);
+  const absl::Status mismatch =
+      RunDatagen(other, ".", dir, dir + "/other.bin", {}, /*played_only=*/true)
+          .status();
+  EXPECT_EQ(mismatch.code(), absl::StatusCode::kInvalidArgument) << mismatch;
+  EXPECT_THAT(mismatch.message(), HasSubstr("a different match"));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/other.bin"));
   const absl::Status nothing_played =
       RunDatagen(config, ".", dir + "-none", dir + "/none.bin", {},
                  /*played_only=*/true)

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "arena/log_reader.h"
 #include "arena/match_outputs.h"
 #include "arena/match_setup.h"
 #include "arena/merge.h"
@@ -70,7 +71,9 @@ MatchConfig MatchConfigFor(const MatchRequest& r) {
   return c;
 }
 
-absl::StatusOr<MatchSummary> PlayInProcess(const MatchRequest& r) {
+// The match PlayInProcess plays: its config, openings, games and the book's
+// fingerprint, which with the config names it in its log's header.
+LoadedMatch LoadedMatchFor(const MatchRequest& r) {
   LoadedMatch match;
   match.config = MatchConfigFor(r);
   if (r.openings && !r.openings->empty()) {
@@ -80,6 +83,11 @@ absl::StatusOr<MatchSummary> PlayInProcess(const MatchRequest& r) {
   }
   match.schedule = MakeSchedule(match.config, int(match.openings.size()));
   match.book_fingerprint = BookFingerprint(match.openings);
+  return match;
+}
+
+absl::StatusOr<MatchSummary> PlayInProcess(const MatchRequest& r) {
+  const LoadedMatch match = LoadedMatchFor(r);
   RunOptions options;
   options.output_dir = r.output_dir;
   options.concurrency = r.concurrency;
@@ -165,6 +173,20 @@ absl::StatusOr<MatchSummary> PlayMatch(const MatchRequest& r) {
                      "): ", FormatSummary(*summary)));
   }
   return summary;
+}
+
+absl::Status CheckPlayedLog(const MatchRequest& r) {
+  const std::string path = PlayedLogPath(r);
+  absl::StatusOr<MatchHeader> header = ReadLogHeader(path);
+  if (!header.ok()) return header.status();
+  const LoadedMatch match = LoadedMatchFor(r);
+  if (!SameMatch(*header, match.config, match.book_fingerprint)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        path,
+        ": holds games of a different match (the player, the book, the node "
+        "limits, the adjudication or the seed changed)"));
+  }
+  return absl::OkStatus();
 }
 
 std::string PlayedLogPath(const MatchRequest& r) {

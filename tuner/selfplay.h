@@ -61,6 +61,9 @@ absl::StatusOr<MatchSummary> PlayMatch(const MatchRequest& request);
 // The log of a match PlayMatch played: all its games, wherever they were
 // played.
 std::string PlayedLogPath(const MatchRequest& request);
+// Whether that log holds games of the request's match, as a resumed match
+// checks before it plays (SameMatch): for reading a log without playing.
+absl::Status CheckPlayedLog(const MatchRequest& request);
 
 // The arena binary beside this program's (bazel-bin/tuner/tuner ->
 // bazel-bin/arena/arena), or "arena" from PATH.
