@@ -5,21 +5,19 @@
 // times `arena merge` (read, check every record and replay its moves, merge,
 // write games.log, games.pgn and result.textproto) against the anchor of
 // reading the same files' framing and checksums alone, in the same run.
+#include <array>
 #include <chrono>
 #include <filesystem>
 #include <iostream>
-#include <sstream>
 #include <string>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "arena/match.h"
+#include "arena/bench_games.h"
 #include "arena/match_outputs.h"
 #include "arena/merge.h"
 #include "common/record_io.h"
 #include "common/stopwatch.h"
-
-namespace {}  // namespace
 
 int main(int argc, char** argv) {
   int games = 100000, shards = 16;
@@ -29,21 +27,12 @@ int main(int argc, char** argv) {
   namespace fs = std::filesystem;
   const std::string dir = (fs::temp_directory_path() / "merge_bench").string();
   fs::remove_all(dir);
-  auto match = chess::ParseMatch(
-      "players { name: \"a\" config { search { hash_mb: 1 } } }\n"
-      "players { name: \"b\" config { search { hash_mb: 1 } } }\n"
-      "games: 2\ntime_control { nodes: 2000 }\nadjudication { max_moves: 80 "
-      "}\n",
-      "bench.textproto", ".");
-  if (!match.ok()) return 2;
-  std::ostringstream quiet;
-  chess::RunOptions options{
-      .output_dir = dir + "/template", .progress = false, .out = &quiet};
-  if (chess::RunMatch(*match, options) != 0) return 3;
-  auto played = chess::ReadLog(dir + "/template/games.log");
-  if (!played.ok() || played->games.size() != 2) return 3;
-  chess::GameRecord pair[2] = {played->games[0], played->games[1]};
-  if (pair[0].index() == 1) std::swap(pair[0], pair[1]);
+  absl::StatusOr<chess::BenchGames> played = chess::PlayBenchGames(dir);
+  if (!played.ok()) {
+    std::cerr << played.status() << "\n";
+    return 3;
+  }
+  const std::array<chess::GameRecord, 2>& pair = played->games;
   int moves = pair[0].moves_size() + pair[1].moves_size();
 
   chess::MatchHeader header = played->header;
