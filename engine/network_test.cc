@@ -199,9 +199,17 @@ TEST(NetworkTest, ASearchWithAPerspectiveNetworkRepeatsExactly) {
   EXPECT_EQ(again.nodes, first.nodes);
   EXPECT_EQ(again.score, first.score);
   EXPECT_EQ(again.pv, first.pv);
-  // The whole evaluation: the linear terms no longer count.
-  EXPECT_NE(Engine(DefaultEngineConfig()).Search(game, limits).nodes,
-            first.nodes);
+  // The whole evaluation: the linear terms no longer count, whatever they are,
+  // while added to the network they change the search.
+  EngineConfig other_linear = config;
+  other_linear.mutable_eval()->mutable_value_mg()->set_knight(
+      config.eval().value_mg().knight() + 200);
+  const SearchInfo other = Engine(other_linear).Search(game, limits);
+  EXPECT_EQ(other.score, first.score);
+  EXPECT_EQ(other.pv, first.pv);
+  other_linear.mutable_eval()->mutable_network()->set_whole_evaluation(false);
+  ASSERT_TRUE(ValidateEngineConfig(other_linear).ok());
+  EXPECT_NE(Engine(other_linear).Search(game, limits).score, first.score);
 }
 
 // The vector forms (AVX2 where built for it) and the plain C++ a processor

@@ -112,26 +112,29 @@ TEST(ExtractTest, RecordsTheNamedPlayersColour) {
   EXPECT_GT(black, 0);
 
   // Texel fits the player's offset from such a set, and refuses a colour that
-  // is neither.
+  // is neither. `gen1`: a linear evaluation with a network added to it.
+  absl::StatusOr<EngineConfig> gen1 =
+      LoadEngineConfig("configs/engines/gen1.textproto");
+  ASSERT_TRUE(gen1.ok()) << gen1.status();
   TexelSettings settings;
   settings.set_epochs(2);
   settings.set_k(1.0);
   absl::StatusOr<TunedConfig> tuned =
-      TuneEvaluation(set, DefaultEngineConfig(), settings, nullptr);
+      TuneEvaluation(set, *gen1, settings, nullptr);
   ASSERT_TRUE(tuned.ok()) << tuned.status();
   EXPECT_TRUE(tuned->texel.player_offset.has_value());
   set.mutable_positions(0)->set_player_sign(2);
-  tuned = TuneEvaluation(set, DefaultEngineConfig(), settings, nullptr);
+  tuned = TuneEvaluation(set, *gen1, settings, nullptr);
   EXPECT_THAT(tuned.status().message(),
               HasSubstr("training position 0: player_sign 2"));
-  // `default`'s network is held while the linear weights are fitted around
+  // `gen1`'s network is held while the linear weights are fitted around
   // it, and kept; without it the same fit starts from another loss.
   set.mutable_positions(0)->set_player_sign(1);
-  tuned = TuneEvaluation(set, DefaultEngineConfig(), settings, nullptr);
+  tuned = TuneEvaluation(set, *gen1, settings, nullptr);
   ASSERT_TRUE(tuned.ok()) << tuned.status();
   EXPECT_EQ(tuned->config.eval().network().SerializeAsString(),
-            DefaultEngineConfig().eval().network().SerializeAsString());
-  EngineConfig linear = DefaultEngineConfig();
+            gen1->eval().network().SerializeAsString());
+  EngineConfig linear = *gen1;
   linear.mutable_eval()->clear_network();
   absl::StatusOr<TunedConfig> without =
       TuneEvaluation(set, linear, settings, nullptr);
@@ -139,7 +142,7 @@ TEST(ExtractTest, RecordsTheNamedPlayersColour) {
   EXPECT_FALSE(without->config.eval().has_network());
   EXPECT_NE(without->texel.start_loss, tuned->texel.start_loss);
   // A network that is the whole evaluation leaves nothing to tune.
-  EngineConfig whole = DefaultEngineConfig();
+  EngineConfig whole = *gen1;
   whole.mutable_eval()->mutable_network()->set_whole_evaluation(true);
   EXPECT_THAT(TuneEvaluation(set, whole, settings, nullptr).status().message(),
               HasSubstr("is the whole evaluation"));

@@ -7,11 +7,13 @@ simplified.textproto  the founding documents' values 100/320/330/500/900/20000 a
                       (the same table for middle and end game)
 material.textproto    values only, 10/30/30/50/90/900 scaled to a 100-centipawn pawn
 pesto.textproto       PeSTO's tapered values and tables
-default.textproto     the strongest evaluation we have, kept as it is: `tuner texel` learned all
-                      of it (docs/strength-log.md). With --default_from=TUNED.textproto, the
-                      tuner's output (one number per line; a network `tuner net` added, one
-                      input's weights per line) is written there in this layout, with
-                      --default_comment as its header.
+stockfish_taught.textproto  the engine that was `default` until 2026-11-29, kept as it is:
+                      `tuner texel` and `tuner net` fitted it to Stockfish's scores
+                      (docs/strength-log.md). With --stockfish_taught_from=TUNED.textproto,
+                      the tuner's output (one number per line; a network `tuner net` added,
+                      one input's weights per line) is written there in this layout, with
+                      --comment as its header's last lines.
+default.textproto (self-taught, a `tuner net` output) is not written here.
 """
 import argparse
 import os
@@ -106,20 +108,21 @@ def network_block(body):
         "  }"])
 
 
-DEFAULT_HEADER = """\
-The strongest configuration we have (compiled into the engine); every search technique at
-# its default. The linear evaluation was fitted by `tuner texel`, and the network (eval.network,
-# 64 hidden units) trained on top of it by `tuner net`, both to Stockfish 15.1's depth-8 scores
-# of positions from our own games; docs/strength-log.md records each round with its data."""
+STOCKFISH_TAUGHT_HEADER = """\
+The engine that was `default` until 2026-11-29, kept as a reference: the linear evaluation
+# fitted by `tuner texel`, and a network (eval.network, 64 hidden units) trained on top of it
+# by `tuner net`, both to Stockfish 15.1's depth-8 scores of positions from our own games
+# (docs/strength-log.md records each round with its data). Its strength is borrowed from
+# Stockfish's labels; the self-taught `default` replaced it after an SPRT at 10,000 nodes."""
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("reference", nargs="?", default=os.path.join(
         HERE, "..", "..", "..", "shared", "reference"))
-    parser.add_argument("--default_from", help="a config `tuner texel` wrote")
-    parser.add_argument("--default_comment", default="",
-                        help="default.textproto's header: where its weights came from")
+    parser.add_argument("--stockfish_taught_from", help="a config `tuner texel` wrote")
+    parser.add_argument("--comment", default="",
+                        help="stockfish_taught.textproto's header: where its weights came from")
     args = parser.parse_args()
     reference = args.reference
     seed = tables(os.path.join(reference, "seed_tables.md"))
@@ -145,11 +148,11 @@ def main():
                   pst_block("pst_mg", pesto_mg), pst_block("pst_eg", pesto_eg)]
     write("pesto.textproto", "PeSTO's published values and tables (Texel-tuned).", "pesto",
           pesto_eval)
-    if args.default_from:
-        write("default.textproto",
-              DEFAULT_HEADER + (args.default_comment and "\n# " +
-                                args.default_comment.replace("\n", "\n# ")),
-              "default", tuned_eval(args.default_from))
+    if args.stockfish_taught_from:
+        write("stockfish_taught.textproto",
+              STOCKFISH_TAUGHT_HEADER + (args.comment and "\n# " +
+                                         args.comment.replace("\n", "\n# ")),
+              "stockfish_taught", tuned_eval(args.stockfish_taught_from))
 
 
 if __name__ == "__main__":

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# `tuner net` end to end: a network trained on top of `default` from scratch
-# and one that goes on from `default`'s own (continue_from_start): with no
-# epochs that is `default` again, move for move; settings that cannot continue
+# `tuner net` end to end: a network trained on top of `gen1` from scratch
+# and one that goes on from `gen1`'s own (continue_from_start): with no
+# epochs that is `gen1` again, move for move; settings that cannot continue
 # (another hidden size, a start config without a network) are refused with
 # exit 2, naming the field.
 set -uo pipefail
 TUNER="$PWD/$1"
 UCI="$PWD/$2"
-DEFAULT="$PWD/configs/engines/default.textproto"
+START="$PWD/configs/engines/gen1.textproto"
 PESTO="$PWD/configs/engines/pesto.textproto"
 WORK="${TEST_TMPDIR:-$(mktemp -d)}/net_cli"
 rm -rf "$WORK"; mkdir -p "$WORK"; cd "$WORK"
@@ -31,21 +31,21 @@ settings() {  # HIDDEN EPOCHS CONTINUE
 bench() { "$UCI" --config="$1" bench 2>&1 | grep -o '^[0-9]* nodes'; }
 
 settings 64 0 true
-"$TUNER" net --data=data.epd --start="$DEFAULT" --out=same.textproto \
-  --settings=settings.textproto >same.txt 2>&1 || fail "0 epochs from default: $(tail -2 same.txt)"
+"$TUNER" net --data=data.epd --start="$START" --out=same.textproto \
+  --settings=settings.textproto >same.txt 2>&1 || fail "0 epochs from gen1: $(tail -2 same.txt)"
 grep -q "^start network: train" same.txt || fail "no start network loss: $(cat same.txt)"
-want=$(bench "$DEFAULT"); got=$(bench same.textproto)
-echo "bench: default $want, default's network gone on 0 epochs $got"
+want=$(bench "$START"); got=$(bench same.textproto)
+echo "bench: gen1 $want, gen1's network gone on 0 epochs $got"
 [[ -n "$want" && "$want" == "$got" ]] || fail "the network changed with no epochs: $want vs $got"
 
 settings 64 2 true
-"$TUNER" net --data=data.epd --start="$DEFAULT" --out=more.textproto \
-  --settings=settings.textproto >more.txt 2>&1 || fail "2 epochs from default: $(tail -2 more.txt)"
+"$TUNER" net --data=data.epd --start="$START" --out=more.textproto \
+  --settings=settings.textproto >more.txt 2>&1 || fail "2 epochs from gen1: $(tail -2 more.txt)"
 grep -q "^positions 160 " more.txt || fail "unexpected summary: $(cat more.txt)"
 [[ -n "$(bench more.textproto)" ]] || fail "the continued network does not play"
 
 settings 32 1 false
-"$TUNER" net --data=data.epd --start="$DEFAULT" --out=fresh.textproto \
+"$TUNER" net --data=data.epd --start="$START" --out=fresh.textproto \
   --settings=settings.textproto >fresh.txt 2>&1 || fail "a fresh 32-unit network: $(tail -2 fresh.txt)"
 grep -q "^start network" fresh.txt && fail "a fresh network reported a start network"
 # Each network says what trained it; one that goes on from another keeps its lines.
@@ -66,12 +66,12 @@ refused() {  # START NEEDLE
   echo "refused: $(head -1 refused.txt)"
 }
 settings 96 1 true
-"$TUNER" net --data=data.epd --start="$DEFAULT" --out=wide.textproto \
+"$TUNER" net --data=data.epd --start="$START" --out=wide.textproto \
   --settings=settings.textproto >wide.txt 2>&1 || fail "widened to 96 units: $(tail -2 wide.txt)"
 grep -q "hidden_size: 96" wide.textproto || fail "the widened network is not 96 units"
 [[ -n "$(bench wide.textproto)" ]] || fail "the widened network does not play"
 settings 32 1 true
-refused "$DEFAULT" "a network can be widened, not narrowed"
+refused "$START" "a network can be widened, not narrowed"
 settings 64 1 true
 refused "$PESTO" "no eval.network to continue from"
 
@@ -101,18 +101,18 @@ printf 'continue_from_start: true\n' >>perspective.textproto
   --settings=perspective.textproto >whole2.txt 2>&1 || fail "perspective continued: $(tail -2 whole2.txt)"
 grep -q "^start network: train" whole2.txt || fail "no start network loss: $(cat whole2.txt)"
 cp perspective.textproto settings.textproto
-refused "$DEFAULT" "is not a PERSPECTIVE network of that size"
+refused "$START" "is not a PERSPECTIVE network of that size"
 
 # Malformed lines are reported, not skipped without a word; a dataset with no
 # valid position is refused (it once wrote an untrained network, exit 0).
 settings 32 1 false
 { echo "not a position"; head -4 data.epd; } >mixed.epd
-"$TUNER" net --data=mixed.epd --start="$DEFAULT" --out=mixed.textproto \
+"$TUNER" net --data=mixed.epd --start="$START" --out=mixed.textproto \
   --settings=settings.textproto >mixed.txt 2>&1 || fail "a mixed dataset: $(tail -2 mixed.txt)"
 grep -q "^mixed.epd:1: " mixed.txt || fail "the malformed line went unreported: $(cat mixed.txt)"
 printf 'junk\nmore junk\n' >junk.epd
-cp "$DEFAULT" refused.textproto && before=$(md5sum <refused.textproto)
-"$TUNER" net --data=junk.epd --start="$DEFAULT" --out=refused.textproto \
+cp "$START" refused.textproto && before=$(md5sum <refused.textproto)
+"$TUNER" net --data=junk.epd --start="$START" --out=refused.textproto \
   --settings=settings.textproto >junk.txt 2>&1
 rc=$?
 (( rc == 2 )) || fail "expected exit 2 for a dataset without a position, got $rc: $(cat junk.txt)"
@@ -120,7 +120,7 @@ grep -q "no valid training position" junk.txt || fail "message: $(cat junk.txt)"
 [[ "$(md5sum <refused.textproto)" == "$before" ]] || fail "a refused run changed its --out"
 rm -f refused.textproto
 # An output that cannot be written is an I/O error: exit 4, as in every program.
-"$TUNER" net --data=data.epd --start="$DEFAULT" --out=/proc/no/such/net.textproto \
+"$TUNER" net --data=data.epd --start="$START" --out=/proc/no/such/net.textproto \
   --settings=settings.textproto >io.txt 2>&1
 rc=$?
 (( rc == 4 )) || fail "expected exit 4 for an unwritable --out, got $rc: $(tail -2 io.txt)"
