@@ -20,12 +20,13 @@ constexpr LevelElo kLevels[] = {
     {1, 1165}, {4.95, 1535}, {6.79, 1634}, {8.13, 1820}, {10, 1877},
 };
 
-// Full strength with a cap on each move's nodes, measured the same way from
-// 4,000 to 1,000,000 nodes: Elo = 1947 + 73.5 log2(nodes / 16,000), the
-// maximum-likelihood line through all those games (docs/engine.md).
+// Full strength with a cap on each move's nodes, `default` measured the same
+// way at 26,375 to 1,146,694 nodes: Elo = 1931 + 62.5 log2(nodes / 16,000),
+// the maximum-likelihood line through those games (docs/engine.md,
+// tests/strength/fit_node_caps.py).
 constexpr double kNodeCapReferenceNodes = 16000;
-constexpr double kNodeCapReferenceElo = 1947;
-constexpr double kEloPerNodeDoubling = 73.5;
+constexpr double kNodeCapReferenceElo = 1931;
+constexpr double kEloPerNodeDoubling = 62.5;
 
 }  // namespace
 

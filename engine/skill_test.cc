@@ -43,9 +43,9 @@ TEST(SkillTest, EloMapsToNodeCapsMonotonically) {
   }
   EXPECT_EQ(NodesForElo(1000), NodesForElo(kLowestNodeCapElo));
   // docs/engine.md quotes these.
-  EXPECT_EQ(NodesForElo(1850), 6410u);
-  EXPECT_EQ(NodesForElo(2000), 26375u);
-  EXPECT_EQ(NodesForElo(2400), 1146694u);
+  EXPECT_EQ(NodesForElo(1850), 6516u);
+  EXPECT_EQ(NodesForElo(2000), 34392u);
+  EXPECT_EQ(NodesForElo(2400), 2904351u);
   EXPECT_EQ(NodesForElo(4000), 0u);  // above every point: no cap
   SearchParams params;
   params.set_limit_strength(true);
