@@ -81,14 +81,21 @@ absl::Status ValidateTablebases(const TablebaseParams& tb) {
 
 }  // namespace
 
-extern const char kDefaultConfigText[];
+// configs/engines/default.textproto in protobuf's binary encoding (the
+// default_config_cc rule in engine/BUILD).
+extern const char kDefaultConfigBinary[];
+extern const size_t kDefaultConfigBinarySize;
 
 const EngineConfig& DefaultEngineConfig() {
   static const EngineConfig* config = [] {
-    absl::StatusOr<EngineConfig> parsed =
-        ParseEngineConfig(kDefaultConfigText, "default.textproto");
-    // The build embeds a file that config_test parses, so this cannot fail.
-    return new EngineConfig(parsed.ok() ? *parsed : EngineConfig());
+    auto* parsed = new EngineConfig;
+    // The build encodes a file that config_test loads and validates, so this
+    // cannot fail.
+    if (!parsed->ParseFromArray(kDefaultConfigBinary,
+                                int(kDefaultConfigBinarySize))) {
+      parsed->Clear();
+    }
+    return parsed;
   }();
   return *config;
 }
