@@ -30,6 +30,12 @@ SELF_TAUGHT = [
     (173908, 2200, 27, 11, 34),
     (1146694, 2400, 14, 15, 30),
 ]
+# The self-taught `default` at the caps of its own line (engine/skill.cc), the
+# check of that line: each match's score beside the line's.
+SELF_TAUGHT_AT_ITS_CAPS = [
+    (316048, 2200, 20, 15, 28),
+]
+SHIPPED_LINE = (1931, 62.5)
 REFERENCE_NODES = 16000
 
 
@@ -52,6 +58,10 @@ def report(name, matches):
     print(f"{name}: Elo = {a} + {b} log2(nodes / {REFERENCE_NODES})")
     for elo in (1850, 2000, 2200, 2400):
         print(f"UCI_Elo {elo}: {round(REFERENCE_NODES * 2 ** ((elo - a) / b))} nodes")
+    compare(matches, a, b)
+
+
+def compare(matches, a, b):
     for nodes, anchor, wins, draws, losses in matches:
         score = (wins + draws / 2) / (wins + draws + losses)
         line = expected_score(a + b * math.log2(nodes / REFERENCE_NODES), anchor)
@@ -61,6 +71,8 @@ def report(name, matches):
 def main():
     report("stockfish_taught", STOCKFISH_TAUGHT)
     report("default", SELF_TAUGHT)
+    print(f"default at the caps of {SHIPPED_LINE[0]} + {SHIPPED_LINE[1]} log2(nodes / {REFERENCE_NODES}):")
+    compare(SELF_TAUGHT_AT_ITS_CAPS, *SHIPPED_LINE)
 
 
 if __name__ == "__main__":
