@@ -14,10 +14,12 @@ def fuzz_target(name, deps):
     cc_test(
         name = name + "_corpus_test",
         size = "small",
-        srcs = ["replay_main.cc"],
         args = ["tests/fuzz/corpus/" + name],
         data = native.glob(["corpus/" + name + "/**"]),
-        deps = [":" + name + "_lib"],
+        deps = [
+            ":" + name + "_lib",
+            ":replay_main",
+        ],
     )
     cc_binary(
         name = name,

@@ -81,8 +81,10 @@ done
 echo "SPRT over shards: $(grep -m1 'SPRT:' "$WORK/sprt.txt" | xargs), $played games"
 
 # 3. A shard requeued mid-run (killed, then started again) loses nothing. Each shard
-# plays 16 games of ~0.3 s, so the requeue lands seconds before the shard could end.
-sed -e 's/games: 16/games: 64/' -e 's/nodes: 1000/nodes: 20000/' -e 's/seed: 3/seed: 5/' \
+# plays 16 games of ~0.5 s, so the requeue lands seconds before the shard could end.
+# (20,000 nodes a move made games of 5 s with the network `default`: the section took
+# 500 s of both cores' time.)
+sed -e 's/games: 16/games: 64/' -e 's/nodes: 1000/nodes: 2000/' -e 's/seed: 3/seed: 5/' \
     "$WORK/m.textproto" \
     >"$WORK/requeue.textproto"
 "$ARENA" "$WORK/requeue.textproto" --output_dir="$WORK/requeue-single" --progress=false >/dev/null

@@ -53,9 +53,14 @@ if [[ ! -x "$BASELINE_UCI" ]]; then
   SRC="$CACHE/src-$FULL_REV"
   [[ -d "$SRC" ]] || git worktree add --force --detach "$SRC" "$FULL_REV" >&2
   echo "gate: building the baseline engine at ${FULL_REV:0:12}" >&2
-  # The worktree's Bazel server is shut down after its one build, not left idling.
-  (cd "$SRC" && bazel build -c opt //engine:uci >&2 && cp -f bazel-bin/engine/uci "$BASELINE_UCI.tmp" &&
-      bazel shutdown)
+  # In this workspace's output base: Bazel's action cache then finds every file the
+  # baseline shares with this tree already compiled, and compiles only the files that
+  # differ (a separate output base compiled the whole engine again). It restarts the
+  # Bazel server for the worktree, and the next build here restarts it again; the build
+  # of //arena below compiles again the files the baseline had replaced.
+  OUTPUT_BASE=$(bazel info output_base 2>/dev/null)
+  (cd "$SRC" && bazel --output_base="$OUTPUT_BASE" build -c opt //engine:uci >&2 &&
+      cp -f bazel-bin/engine/uci "$BASELINE_UCI.tmp")
   mv "$BASELINE_UCI.tmp" "$BASELINE_UCI"
 fi
 
