@@ -161,7 +161,10 @@ std::optional<Wdl> ProbeWdl(const Position& pos) {
   }
   const FathomPosition f = ToFathom(pos);
   Tables& tables = TheTables();
-  absl::ReaderMutexLock lock(&tables.mutex);
+  // Exclusive: Debian's Fathom has no locks of its own (it is built with
+  // TB_NO_THREADS: libfathom imports no mutex) and loads a table on its first
+  // probe, so two probes at once could both load it.
+  absl::MutexLock lock(&tables.mutex);
   if (PopCount(pos.occupied()) > int(TB_LARGEST)) return std::nullopt;
   const unsigned result =
       tb_probe_wdl(f.white, f.black, f.kings, f.queens, f.rooks, f.bishops,

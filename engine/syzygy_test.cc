@@ -1,7 +1,10 @@
 #include "engine/syzygy.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "engine/config.h"
 #include "engine/notation.h"
@@ -75,6 +78,41 @@ TEST_F(SyzygyTest, WinDrawLossOfKnownPositions) {
       syzygy::ProbeWdl(FromFen("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1")).has_value());
   EXPECT_FALSE(
       syzygy::ProbeWdl(FromFen("4k3/8/8/8/8/8/4P3/4K3 w - - 3 9")).has_value());
+}
+
+// Debian's Fathom is built without locks of its own and loads each table on
+// its first probe: probes from several threads at once (Threads, or an arena
+// playing games side by side) must neither race on that loading, which leaked
+// and could read a half-loaded table, nor answer otherwise than one thread.
+TEST_F(SyzygyTest, ConcurrentFirstProbesAgreeWithSerialOnes) {
+  const char* fens[] = {
+      "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",  "8/8/8/8/8/3k4/8/3KQ3 b - - 0 1",
+      "8/8/4k3/8/8/8/8/4KN2 w - - 0 1",   "8/8/4k3/8/8/8/8/4KB2 b - - 0 1",
+      "8/8/8/4k3/8/8/8/R3K3 w - - 0 1",   "8/8/8/4k3/8/8/2N5/2B1K3 w - - 0 1",
+      "8/8/8/3pk3/8/8/3P4/4K3 w - - 0 1", "8/8/8/3rk3/8/8/8/3QK3 w - - 0 1",
+  };
+  std::vector<std::optional<Wdl>> serial;
+  for (const char* fen : fens) serial.push_back(syzygy::ProbeWdl(FromFen(fen)));
+  for (int round = 0; round < 20; ++round) {
+    // Another spelling of the same directory loads the tables afresh, so
+    // that every round's first probes load them.
+    ASSERT_TRUE(syzygy::Load(round % 2 ? path_ : path_ + "/").ok());
+    std::vector<std::optional<Wdl>> got[2];
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 2; ++t) {
+      threads.emplace_back([&, t] {
+        for (int i = 0; i < 8; ++i)
+          got[t].push_back(syzygy::ProbeWdl(FromFen(fens[t ? 7 - i : i])));
+      });
+    }
+    for (std::thread& thread : threads) thread.join();
+    std::reverse(got[1].begin(), got[1].end());
+    for (int i = 0; i < 8; ++i) {
+      EXPECT_EQ(got[0][i], serial[i]) << fens[i];
+      EXPECT_EQ(got[1][i], serial[i]) << fens[i];
+    }
+  }
+  ASSERT_TRUE(syzygy::Load(path_).ok());
 }
 
 TEST_F(SyzygyTest, RootMovesKeepTheWin) {
