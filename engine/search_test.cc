@@ -284,24 +284,6 @@ TEST(SearchTest, MovetimeIsRespected) {
 namespace chess {
 namespace {
 
-// Memory that cannot be had gives a smaller table, never a crash; a table that
-// was asked for stores and finds.
-TEST(TranspositionTableTest, ImpossibleSizeFallsBackToWhatFits) {
-  if (SanitizerName() == "tsan") {
-    GTEST_SKIP() << "TSan's allocator writes every page of a huge table";
-  }
-  TranspositionTable tt;
-  const size_t got = tt.Resize(size_t(1) << 40);  // a million terabytes
-  EXPECT_LT(got, size_t(1) << 40);
-  EXPECT_EQ(tt.megabytes(), got);
-  EXPECT_EQ(tt.Resize(1), 1u);
-  tt.Store(Key(12345), Move::None(), 17, 3, kBoundExact);
-  ASSERT_TRUE(tt.Probe(Key(12345)).has_value());
-  EXPECT_EQ(tt.Probe(Key(12345))->score, 17);
-  tt.Clear();
-  EXPECT_FALSE(tt.Probe(Key(12345)).has_value());
-}
-
 // Extreme clocks (a GUI's "infinite" increment) search normally.
 TEST(SearchTest, HugeClockValuesDoNotOverflow) {
   Engine engine(DefaultEngineConfig());

@@ -1,5 +1,6 @@
 #include "engine/tt.h"
 
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -8,10 +9,51 @@
 
 namespace chess {
 
+namespace {
+
+constexpr size_t kHugePage = size_t(2) << 20;
+
+}  // namespace
+
+TranspositionTable::ZeroedPages::ZeroedPages(size_t bytes) {
+  const size_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
+  void* mapping = ::mmap(nullptr, rounded + kHugePage, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mapping == MAP_FAILED) return;
+  mapping_ = mapping;
+  mapping_bytes_ = rounded + kHugePage;
+  const uintptr_t at = reinterpret_cast<uintptr_t>(mapping);
+  start_ = reinterpret_cast<void*>((at + kHugePage - 1) & ~(kHugePage - 1));
+  bytes_ = rounded;
+  // A request: where the kernel has no transparent huge pages, small ones.
+  ::madvise(start_, bytes_, MADV_HUGEPAGE);
+}
+
+TranspositionTable::ZeroedPages& TranspositionTable::ZeroedPages::operator=(
+    ZeroedPages&& other) noexcept {
+  std::swap(mapping_, other.mapping_);
+  std::swap(mapping_bytes_, other.mapping_bytes_);
+  std::swap(start_, other.start_);
+  std::swap(bytes_, other.bytes_);
+  return *this;
+}
+
+TranspositionTable::ZeroedPages::~ZeroedPages() {
+  if (mapping_) ::munmap(mapping_, mapping_bytes_);
+}
+
+void TranspositionTable::ZeroedPages::Zero() {
+  // Private anonymous pages given back read as zero again: a new game in a
+  // 16 GiB table does not write all of it.
+  if (bytes_ > 0 && ::madvise(start_, bytes_, MADV_DONTNEED) != 0)
+    std::memset(start_, 0, bytes_);
+}
+
 size_t TranspositionTable::Resize(size_t megabytes) {
   static_assert(std::atomic<uint64_t>::is_always_lock_free &&
                 sizeof(Slot) == 16);
-  slots_.reset();
+  memory_ = ZeroedPages();
+  slots_ = nullptr;
   size_ = 0;
   // Never more than half the machine's memory: as the search fills the
   // table, more would be paged out, or end the process.
@@ -22,8 +64,9 @@ size_t TranspositionTable::Resize(size_t megabytes) {
   }
   for (megabytes_ = megabytes; megabytes_ > 0; megabytes_ /= 2) {
     const size_t count = megabytes_ * 1024 * 1024 / sizeof(Slot);
-    slots_.reset(static_cast<Slot*>(std::calloc(count, sizeof(Slot))));
-    if (slots_) {
+    memory_ = ZeroedPages(count * sizeof(Slot));
+    if (memory_.get()) {
+      slots_ = static_cast<Slot*>(memory_.get());
       size_ = count;
       break;
     }
@@ -33,17 +76,7 @@ size_t TranspositionTable::Resize(size_t megabytes) {
 }
 
 void TranspositionTable::Clear() {
-  // Fresh zero pages rather than writing over a large table: a new game in a
-  // 16 GiB table would otherwise touch all of it.
-  constexpr size_t kReallocateAbove = size_t(64) << 20;
-  if (size_ * sizeof(Slot) > kReallocateAbove) {
-    const size_t count = size_;
-    slots_.reset();
-    slots_.reset(static_cast<Slot*>(std::calloc(count, sizeof(Slot))));
-    if (!slots_) Resize(megabytes_);
-  } else if (size_ > 0) {
-    std::memset(static_cast<void*>(slots_.get()), 0, size_ * sizeof(Slot));
-  }
+  memory_.Zero();
   generation_ = 0;
 }
 

@@ -7,9 +7,8 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
-#include <memory>
 #include <optional>
+#include <utility>
 
 #include "engine/types.h"
 
@@ -90,12 +89,29 @@ class TranspositionTable {
   size_t Index(Key key) const {
     return size_t((unsigned __int128)key * size_ >> 64);
   }
-  struct Free {
-    void operator()(Slot* p) const { std::free(p); }
+  // Zeroed memory mapped from the kernel, starting on a 2 MiB boundary with
+  // huge pages asked for: random probes of a large table then miss the TLB
+  // far less often. Pages stay untouched, and cost nothing, until the search
+  // writes them; an all-zero slot is empty (bound none).
+  class ZeroedPages {
+   public:
+    ZeroedPages() = default;
+    explicit ZeroedPages(size_t bytes);  // empty when it cannot be had
+    ZeroedPages(ZeroedPages&& other) noexcept { *this = std::move(other); }
+    ZeroedPages& operator=(ZeroedPages&& other) noexcept;
+    ~ZeroedPages();
+    void* get() const { return start_; }
+    // Back to all zero; pages never written cost nothing.
+    void Zero();
+
+   private:
+    void* mapping_ = nullptr;
+    size_t mapping_bytes_ = 0;
+    void* start_ = nullptr;
+    size_t bytes_ = 0;
   };
-  // calloc: a large table's pages stay untouched (and cost nothing) until the
-  // search writes them; an all-zero slot is empty (bound none).
-  std::unique_ptr<Slot[], Free> slots_;
+  ZeroedPages memory_;
+  Slot* slots_ = nullptr;  // in memory_
   size_t size_ = 0;
   size_t megabytes_ = 0;
   uint8_t generation_ = 0;
