@@ -21,7 +21,6 @@ TranspositionTable::ZeroedPages::ZeroedPages(size_t bytes) {
                          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (mapping == MAP_FAILED) return;
   mapping_ = mapping;
-  mapping_bytes_ = rounded + kHugePage;
   const uintptr_t at = reinterpret_cast<uintptr_t>(mapping);
   start_ = reinterpret_cast<void*>((at + kHugePage - 1) & ~(kHugePage - 1));
   bytes_ = rounded;
@@ -32,14 +31,13 @@ TranspositionTable::ZeroedPages::ZeroedPages(size_t bytes) {
 TranspositionTable::ZeroedPages& TranspositionTable::ZeroedPages::operator=(
     ZeroedPages&& other) noexcept {
   std::swap(mapping_, other.mapping_);
-  std::swap(mapping_bytes_, other.mapping_bytes_);
   std::swap(start_, other.start_);
   std::swap(bytes_, other.bytes_);
   return *this;
 }
 
 TranspositionTable::ZeroedPages::~ZeroedPages() {
-  if (mapping_) ::munmap(mapping_, mapping_bytes_);
+  if (mapping_) ::munmap(mapping_, bytes_ + kHugePage);
 }
 
 void TranspositionTable::ZeroedPages::Zero() {

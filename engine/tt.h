@@ -105,9 +105,8 @@ class TranspositionTable {
     void Zero();
 
    private:
-    void* mapping_ = nullptr;
-    size_t mapping_bytes_ = 0;
-    void* start_ = nullptr;
+    void* mapping_ = nullptr;  // bytes_ and a huge page more
+    void* start_ = nullptr;    // the first 2 MiB boundary in it
     size_t bytes_ = 0;
   };
   ZeroedPages memory_;
