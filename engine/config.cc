@@ -53,6 +53,8 @@ constexpr Range kSearchRanges[] = {
     {"see_pruning_max_depth", 0, 64},
     {"see_quiet_margin_cp", 0, 2000},
     {"see_noisy_margin_cp", 0, 2000},
+    {"singular_min_depth", 1, 64},
+    {"singular_margin_cp", 0, 1000},
     {"multi_pv", 1, 256},
     {"threads", 1, 1024},
     {"skill_level", 0, 20},

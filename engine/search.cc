@@ -588,12 +588,15 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
   if (ShouldStop()) return 0;
   seldepth_ = std::max(seldepth_, ply);
 
-  const bool use_tt = params_.hash_mb() > 0;
+  // A singular-extension search of this position without one move: the
+  // table's entry is the full search's, so it neither cuts nor is replaced.
+  const Move excluded = excluded_[ply];
+  const bool use_tt = params_.hash_mb() > 0 && excluded.is_none();
   const std::optional<TTEntry> entry =
       use_tt ? tt_->Probe(pos.key()) : std::nullopt;
   const Move tt_move = entry ? Move::FromBits(entry->move) : Move::None();
+  const int tt_score = entry ? ScoreFromTT(entry->score, ply) : 0;
   if (entry && !pv_node && ply > 0 && entry->depth >= depth) {
-    const int tt_score = ScoreFromTT(entry->score, ply);
     if (BoundCuts(Bound(entry->bound), tt_score, alpha, beta)) return tt_score;
   }
   const int original_alpha = alpha;
@@ -602,7 +605,8 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
   // the bound it gives.
   int tb_floor = -kInfinity, tb_ceiling = kInfinity;
   if (const std::optional<TablebaseVerdict> tb =
-          ProbeTablebases(pos, depth, ply)) {
+          excluded.is_none() ? ProbeTablebases(pos, depth, ply)
+                             : std::nullopt) {
     if (BoundCuts(tb->bound, tb->score, alpha, beta)) {
       if (use_tt) {
         tt_->Store(pos.key(), Move::None(), ScoreToTT(tb->score, ply),
@@ -627,7 +631,7 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
   // Without the "improving" switch, every node prunes as if it were neither.
   const bool less_pruning = params_.improving() && improving;
   const bool more_pruning = params_.improving() && !improving;
-  const bool prunable = !pv_node && !in_check;
+  const bool prunable = !pv_node && !in_check && excluded.is_none();
   if (params_.reverse_futility_pruning() && prunable &&
       depth <= params_.rfp_max_depth() && std::abs(beta) < kMateBound &&
       static_eval - params_.rfp_margin_cp() * (depth - less_pruning) >= beta) {
@@ -653,13 +657,18 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
   int scores[256];
   ScoreMoves(pos, moves, tt_move, ply, scores);
   if (params_.internal_iterative_reduction() && tt_move.is_none() &&
-      depth >= params_.iir_min_depth()) {
+      excluded.is_none() && depth >= params_.iir_min_depth()) {
     --depth;  // no move from an earlier search: likely not worth a full one
   }
   const bool prune_quiets = !pv_node && !in_check;
   const bool see_prunable = params_.see_pruning() && OrdersBySee() && ply > 0 &&
                             !in_check &&
                             depth <= params_.see_pruning_max_depth();
+  const bool try_singular =
+      params_.singular_extension() && ply > 0 && excluded.is_none() &&
+      depth >= params_.singular_min_depth() && entry &&
+      (entry->bound == kBoundLower || entry->bound == kBoundExact) &&
+      entry->depth >= depth - 3 && std::abs(tt_score) < kMateBound;
   // Whether quiet moves judged at `prune_depth` cannot reach alpha.
   auto futile = [&](int prune_depth) {
     return prune_quiets && params_.futility_pruning() &&
@@ -690,6 +699,7 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
       break;
     }
     const Move m = moves[i];
+    if (m == excluded) continue;
     if (use_tt) tt_->Prefetch(pos.KeyAfter(m));
     const bool quiet = !m.is_capture() && !m.is_promotion();
     // Once a move has kept us out of being mated, late and futile quiet moves
@@ -716,6 +726,17 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
                                                 depth * depth))) {
       continue;
     }
+    int extension = 0;
+    if (try_singular && m == tt_move) {
+      const int singular_beta = tt_score - params_.singular_margin_cp() * depth;
+      const int score = SearchExcluding(pos, m, singular_beta, depth, ply);
+      if (stop_.load(std::memory_order_relaxed)) return 0;
+      if (score < singular_beta) {
+        extension = 1;
+      } else if (singular_beta >= beta) {
+        return singular_beta;  // another move also beats beta
+      }
+    }
     // Futile quiet moves are skipped unless they check: known without making
     // them.
     if (may_prune && futile(prune_depth) && !pos.GivesCheck(m)) continue;
@@ -723,7 +744,7 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
     child.MakeMove(m);
     const bool gives_check = child.InCheck();
     RecordPathMove(pos, child, m, ply);
-    const int extension = params_.check_extension() && gives_check;
+    if (params_.check_extension() && gives_check) extension = 1;
     const int new_depth = depth - 1 + extension;
 
     int score;
@@ -787,6 +808,16 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
     tt_->Store(pos.key(), best_move, ScoreToTT(best, ply), depth, bound);
   }
   return best;
+}
+
+int Engine::SearchExcluding(const Position& pos, Move excluded, int beta,
+                            int depth, int ply) {
+  excluded_[ply] = excluded;
+  const int score =
+      AlphaBeta(pos, beta - 1, beta, (depth - 1) / 2, ply, false, false);
+  excluded_[ply] = Move::None();
+  pv_length_[ply] = ply;
+  return score;
 }
 
 int Engine::SearchRoot(const Position& pos, int depth, int previous_score) {

@@ -154,6 +154,10 @@ class Engine {
   uint64_t HelperNodes() const;
   int AlphaBeta(const Position& pos, int alpha, int beta, int depth, int ply,
                 bool pv_node, bool allow_null);
+  // The zero-window search at `beta` of `pos` without `excluded`, at half
+  // `depth`: whether the table's move is singular.
+  int SearchExcluding(const Position& pos, Move excluded, int beta, int depth,
+                      int ply);
   int Minimax(const Position& pos, int depth, int ply);
   int Quiescence(const Position& pos, int alpha, int beta, int ply);
   // What a search of `child`, reached from `pos` by `m` at `ply`, reads of
@@ -288,6 +292,9 @@ class Engine {
   // The static evaluation at each ply of the path (-kInfinity in check), for
   // "improving".
   int static_evals_[kMaxPly + 2];
+  // The move a singular-extension search leaves out at each ply; none
+  // elsewhere.
+  Move excluded_[kMaxPly + 2];
   // Continuation history: per earlier move (piece, target), per reply (piece,
   // target), kPieceSquares x kPieceSquares. On the heap: 2.4 MB.
   std::vector<int> continuation_;

@@ -62,27 +62,50 @@ INSTANTIATE_TEST_SUITE_P(
         MateCase{"2r3k1/p4p2/3Rp2p/1p2P1pK/8/1P4P1/P3Q2P/1q6 b - - 0 1", 3,
                  "b1g6"}));
 
+// default with singular extensions tried from depth 4 instead of 8, so that
+// the short searches here reach them often.
+EngineConfig SingularConfig() {
+  EngineConfig config = DefaultEngineConfig();
+  config.mutable_search()->set_singular_extension(true);
+  config.mutable_search()->set_singular_min_depth(4);
+  return config;
+}
+
+TEST_P(MateTest, FindsTheMateWithSingularExtensions) {
+  const MateCase& c = GetParam();
+  SearchInfo info = SearchDepth(c.fen, 2 * c.moves + 5, SingularConfig());
+  ASSERT_TRUE(IsMateScore(info.score)) << info.score;
+  EXPECT_EQ(MateInMoves(info.score), c.moves);
+  EXPECT_EQ(ToUci(info.best_move), c.first_move);
+}
+
 // The principal variation a node-limited search leaves is a legal line, and
-// the search repeats exactly.
+// the search repeats exactly; also when singular-extension searches re-enter
+// the nodes they extend from.
 TEST(SearchTest, NodeLimitedSearchKeepsALegalPvAndRepeats) {
-  for (const char* fen :
-       {"r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 8",
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"}) {
-    SCOPED_TRACE(fen);
-    SearchLimits limits;
-    limits.nodes = UnderSanitizer() ? 50000 : 200000;  // sanitized code is slow
-    Engine a(DefaultEngineConfig()), b(DefaultEngineConfig());
-    const SearchInfo first = a.Search(Game(FromFen(fen)), limits);
-    const SearchInfo again = b.Search(Game(FromFen(fen)), limits);
-    EXPECT_EQ(again.nodes, first.nodes);
-    EXPECT_EQ(again.pv, first.pv);
-    EXPECT_GE(first.depth, 6);
-    Game line(FromFen(fen));
-    for (Move m : first.pv)
-      ASSERT_TRUE(line.PlayUci(ToUci(m)).ok()) << ToUci(m);
-    // The limit cuts the last iteration: the move played is still the PV's.
-    EXPECT_EQ(first.best_move, first.pv.front());
+  for (const EngineConfig& config : {DefaultEngineConfig(), SingularConfig()}) {
+    for (const char* fen :
+         {"r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 8",
+          "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 "
+          "1",
+          "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"}) {
+      SCOPED_TRACE(fen);
+      SCOPED_TRACE(config.search().singular_extension());
+      SearchLimits limits;
+      // Sanitized code is slow.
+      limits.nodes = UnderSanitizer() ? 50000 : 200000;
+      Engine a(config), b(config);
+      const SearchInfo first = a.Search(Game(FromFen(fen)), limits);
+      const SearchInfo again = b.Search(Game(FromFen(fen)), limits);
+      EXPECT_EQ(again.nodes, first.nodes);
+      EXPECT_EQ(again.pv, first.pv);
+      EXPECT_GE(first.depth, 6);
+      Game line(FromFen(fen));
+      for (Move m : first.pv)
+        ASSERT_TRUE(line.PlayUci(ToUci(m)).ok()) << ToUci(m);
+      // The limit cuts the last iteration: the move played is still the PV's.
+      EXPECT_EQ(first.best_move, first.pv.front());
+    }
   }
 }
 
