@@ -61,8 +61,10 @@ TEST(StandingsTest, TheSprtVerdictIsWhereTheLlrFirstCrossedABound) {
   int round = 0;
   // Mixed pairs with a steady edge for "new" until H1 is accepted.
   while (standings.Decision() == SprtDecision::kContinue && round < 10000) {
+    const double first = round % 2 ? 1 : 0.5;
     const double second = round % 3 == 0 ? 1 : round % 3 == 1 ? 0.5 : 0;
-    AddPair(standings, config, 0, round++, round % 2 ? 1 : 0.5, second);
+    AddPair(standings, config, 0, round, first, second);
+    ++round;
   }
   ASSERT_EQ(standings.Decision(), SprtDecision::kAcceptH1);
   const int decided_after = 2 * round;
