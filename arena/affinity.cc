@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 
@@ -19,7 +20,10 @@ int ThreadsPerGame(const MatchConfig& config) {
     if (p.has_external()) {
       for (const auto& [name, value] : p.external().options()) {
         int n;
-        if (name == "Threads" && absl::SimpleAtoi(value, &n)) threads = n;
+        // UCI option names are case-insensitive, as engines read them.
+        if (absl::EqualsIgnoreCase(name, "Threads") &&
+            absl::SimpleAtoi(value, &n))
+          threads = std::max(threads, n);
       }
     } else {
       threads = p.config().search().threads();

@@ -51,11 +51,13 @@
 #include "arena/match.h"
 #include "arena/match_outputs.h"
 #include "arena/merge.h"
+#include "arena/pgn_out.h"
 #include "arena/report.h"
 #include "arena/slurm.h"
 #include "common/files.h"
 #include "common/program.h"
 #include "common/subcommands.h"
+#include "common/termination.h"
 #include "engine/config.h"
 #include "google/protobuf/text_format.h"
 
@@ -425,6 +427,14 @@ int RunFastchess(int argc, char** argv) {
   if (dir.empty()) dir = chess::FastchessOutputDir(match->config.name(), cwd);
   dir = std::filesystem::absolute(dir).lexically_normal().string();
   match->config.set_output_dir(dir);
+  if (!match->pgn_out.empty()) {
+    if (absl::Status s = chess::CheckPgnOut(match->pgn_out, dir,
+                                            match->config.openings().file());
+        !s.ok()) {
+      std::cerr << s.message() << "\n";
+      return chess::kExitBadInput;
+    }
+  }
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   std::string text;
@@ -449,11 +459,8 @@ int RunFastchess(int argc, char** argv) {
   const int code = Run(config_path);
   if (!match->pgn_out.empty() &&
       std::filesystem::exists(dir + "/games.pgn", ec)) {
-    std::filesystem::copy_file(
-        dir + "/games.pgn", match->pgn_out,
-        std::filesystem::copy_options::overwrite_existing, ec);
-    if (ec) {
-      std::cerr << match->pgn_out << ": " << ec.message() << "\n";
+    if (absl::Status s = chess::AppendNewGames(dir, match->pgn_out); !s.ok()) {
+      std::cerr << s.message() << "\n";
       return code == 0 ? chess::kExitIoError : code;
     }
   }
@@ -599,12 +606,13 @@ int main(int argc, char** argv) {
       usage,
       "\nExit codes: 0 complete or H1, 1 H0, 2 bad input, 3 engine failure, "
       "4 I/O error."));
+  chess::EndChildrenOnTermination("arena");
+  ::signal(SIGPIPE,
+           SIG_IGN);  // a dead engine's pipe must be an error, not our death
   if (chess::LooksLikeFastchess(
           std::vector<std::string>(argv + 1, argv + argc)))
     return RunFastchess(argc, argv);
   std::vector<char*> args = absl::ParseCommandLine(argc, argv);
-  ::signal(SIGPIPE,
-           SIG_IGN);  // a dead engine's pipe must be an error, not our death
   // "arena CONFIG" and a bare "arena" run a match.
   if (args.size() < 2 || FindSubcommand(args[1]) == nullptr)
     args.insert(args.begin() + 1, const_cast<char*>("run"));

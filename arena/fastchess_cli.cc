@@ -151,7 +151,8 @@ absl::Status ApplyEngineKeys(const std::string& option,
     } else if (key == "st") {
       absl::StatusOr<double> seconds = Number(where, value);
       if (!seconds.ok()) return seconds.status();
-      if (*seconds <= 0) return Bad(where, "must be positive");
+      if (*seconds <= 0 || *seconds > 1e7)
+        return Bad(where, "must be above 0 and at most 1e7 seconds");
       tc->set_movetime_ms(int64_t(std::llround(*seconds * 1000)));
       *has_limit = true;
     } else if (key == "nodes") {

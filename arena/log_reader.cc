@@ -70,7 +70,15 @@ absl::Status ValidateResult(const GameRecord& game, const Position& final) {
       GameRecord::Termination_Name(game.termination()));
   switch (game.termination()) {
     case GameRecord::NONE:
-      if (game.result() == GameRecord::UNFINISHED) return Bad(what);
+      // No reason given: only a draw (as logs before terminations had them);
+      // a win needs the reason that decided it.
+      if (game.result() != GameRecord::DRAW) return Bad(what);
+      return absl::OkStatus();
+    case GameRecord::STALEMATE:
+      if (game.result() != GameRecord::DRAW || final.InCheck() ||
+          !LegalMoves(final).empty()) {
+        return Bad(absl::StrCat(what, ": the final position says otherwise"));
+      }
       return absl::OkStatus();
     case GameRecord::CHECKMATE: {
       const GameRecord::Result winner = final.side_to_move() == kWhite

@@ -34,6 +34,7 @@
 #include "arena/referee.h"
 #include "arena/report.h"
 #include "arena/stats.h"
+#include "common/files.h"
 #include "common/random.h"
 #include "common/record_io.h"
 #include "common/stopwatch.h"
@@ -382,6 +383,9 @@ absl::StatusOr<MatchSummary> PlayMatchForSummary(const LoadedMatch& match,
         absl::StrCat(dir, ": cannot create the output directory",
                      ec ? ": " + ec.message() : ""));
   }
+  // Two runs in one directory would tear each other's log.
+  absl::StatusOr<DirectoryLock> lock = DirectoryLock::Acquire(dir);
+  if (!lock.ok()) return lock.status();
   const std::string log_path = (fs::path(dir) / "games.log").string();
 
   // Resume from an existing log of the same match, or start a new one.

@@ -18,6 +18,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "common/stopwatch.h"
+#include "common/termination.h"
 #include "engine/notation.h"
 
 extern char** environ;
@@ -72,7 +73,10 @@ UciProcessPlayer::~UciProcessPlayer() {
 
 void UciProcessPlayer::Kill() {
   // The whole process group: a wrapper script's children too.
-  if (pgid_ > 0) ::kill(-pgid_, SIGKILL);
+  if (pgid_ > 0) {
+    ::kill(-pgid_, SIGKILL);
+    UnregisterChildGroup(pgid_);
+  }
   if (pid_ > 0) {
     ::kill(pid_, SIGKILL);
     ::waitpid(pid_, nullptr, 0);
@@ -134,17 +138,23 @@ absl::Status UciProcessPlayer::Start() {
   posix_spawnattr_init(&attributes);
   posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
   posix_spawnattr_setpgroup(&attributes, 0);
+  ResetSignalsForChild(&attributes);
   std::vector<std::string> args(config_.argv().begin(), config_.argv().end());
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
-  pid_t pid;
   // A name with a slash is a path: never looked up in PATH.
   const bool is_path = args[0].find('/') != std::string::npos;
-  const int error = is_path ? ::posix_spawn(&pid, argv[0], &actions,
-                                            &attributes, argv.data(), environ)
-                            : ::posix_spawnp(&pid, argv[0], &actions,
-                                             &attributes, argv.data(), environ);
+  int error = 0;
+  const pid_t pid = SpawnChildGroup([&] {
+    pid_t child = -1;
+    error = is_path ? ::posix_spawn(&child, argv[0], &actions, &attributes,
+                                    argv.data(), environ)
+                    : ::posix_spawnp(&child, argv[0], &actions, &attributes,
+                                     argv.data(), environ);
+    return error == 0 ? child : -1;
+  });
+  if (pid < 0 && error == 0) error = ECANCELED;  // the program is ending
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
   ::close(in_pipe[0]);

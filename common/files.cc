@@ -1,6 +1,7 @@
 #include "common/files.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -123,6 +124,44 @@ bool IsSpecialFile(const std::string& path) {
   struct stat st;
   return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) &&
          !S_ISDIR(st.st_mode);
+}
+
+absl::StatusOr<DirectoryLock> DirectoryLock::Acquire(const std::string& dir) {
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return ErrnoError("cannot open the directory", dir);
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    const bool held = errno == EWOULDBLOCK;
+    ::close(fd);
+    if (!held) return ErrnoError("cannot lock the directory", dir);
+    return absl::FailedPreconditionError(absl::StrCat(
+        dir,
+        ": another run (arena or tuner) is writing in this directory; wait "
+        "for it to end or name another output directory"));
+  }
+  return DirectoryLock(fd);
+}
+
+DirectoryLock& DirectoryLock::operator=(DirectoryLock&& other) noexcept {
+  if (this != &other) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = other.fd_;
+    other.fd_ = -1;
+  }
+  return *this;
+}
+
+DirectoryLock::~DirectoryLock() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+bool SameFile(const std::string& a, const std::string& b) {
+  struct stat sa, sb;
+  if (::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0)
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+  std::error_code ec;
+  const std::filesystem::path pa = std::filesystem::weakly_canonical(a, ec);
+  const std::filesystem::path pb = std::filesystem::weakly_canonical(b, ec);
+  return pa.lexically_normal() == pb.lexically_normal();
 }
 
 bool SyncFd(int fd, bool data_only) {

@@ -40,6 +40,29 @@ bool SyncFd(int fd, bool data_only = false);
 // crash of the machine.
 void SyncDirectoryOf(const std::string& path);
 
+// An exclusive lock on a directory (flock(2) on the directory itself, so no
+// file is left behind), held until destroyed: one writer at a time in an
+// output directory. Released by the kernel if the process dies.
+class DirectoryLock {
+ public:
+  // FailedPrecondition, naming `dir`, when another process (or another lock of
+  // this one) holds it.
+  static absl::StatusOr<DirectoryLock> Acquire(const std::string& dir);
+  DirectoryLock(DirectoryLock&& other) noexcept : fd_(other.fd_) {
+    other.fd_ = -1;
+  }
+  DirectoryLock& operator=(DirectoryLock&& other) noexcept;
+  ~DirectoryLock();
+
+ private:
+  explicit DirectoryLock(int fd) : fd_(fd) {}
+  int fd_ = -1;
+};
+
+// Whether `a` and `b` name the same file: the same inode when both exist,
+// else the same normalized absolute path.
+bool SameFile(const std::string& a, const std::string& b);
+
 // A path named in a config file: relative paths are relative to the config's
 // directory.
 std::string ResolvePath(const std::string& base_dir, const std::string& path);

@@ -7,6 +7,8 @@
 
 #include <cerrno>
 
+#include "common/termination.h"
+
 extern char** environ;
 
 namespace chess {
@@ -28,12 +30,23 @@ ProgramOutput RunProgram(std::vector<std::string> args, bool show_errors) {
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
-  pid_t pid;
-  const int error =
-      ::posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  // Its own process group, which a termination of ours ends.
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attributes, 0);
+  ResetSignalsForChild(&attributes);
+  int error = 0;
+  const pid_t pid = SpawnChildGroup([&] {
+    pid_t child = -1;
+    error = ::posix_spawnp(&child, argv[0], &actions, &attributes, argv.data(),
+                           environ);
+    return error == 0 ? child : -1;
+  });
   posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
   ::close(out[1]);
-  if (error == 0) {
+  if (pid > 0) {
     char buffer[4096];
     ssize_t n;
     while ((n = ::read(out[0], buffer, sizeof buffer)) > 0 ||
@@ -43,6 +56,7 @@ ProgramOutput RunProgram(std::vector<std::string> args, bool show_errors) {
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
+    UnregisterChildGroup(pid);
     result.exit_code = WIFEXITED(status)     ? WEXITSTATUS(status)
                        : WIFSIGNALED(status) ? 128 + WTERMSIG(status)
                                              : 128;

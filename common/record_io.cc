@@ -389,6 +389,11 @@ absl::StatusOr<RecordReader> RecordReader::Open(const std::string& path) {
     return ErrnoError("cannot open", path);
   }
   RecordReader reader(file, path);
+  struct stat info;
+  if (::fstat(::fileno(file), &info) == 0 && S_ISDIR(info.st_mode)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": is a directory, not a file"));
+  }
   std::string magic(kMagic.size(), '\0');
   const size_t got = std::fread(magic.data(), 1, magic.size(), file);
   magic.resize(got);
@@ -422,13 +427,22 @@ RecordReader::~RecordReader() {
   if (file_ != nullptr) std::fclose(file_);
 }
 
+bool RecordReader::EndAtTornRecord() {
+  struct stat info;
+  if (::fstat(::fileno(file_), &info) == 0 &&
+      uint64_t(info.st_size) > valid_bytes_) {
+    torn_bytes_ = uint64_t(info.st_size) - valid_bytes_;
+  }
+  return false;
+}
+
 absl::StatusOr<bool> RecordReader::Next(std::string* payload) {
   if (valid_bytes_ == 0) return false;  // empty: not even the magic
   char header[8];
   const size_t got = std::fread(header, 1, sizeof(header), file_);
   if (got < sizeof(header)) {
     if (std::ferror(file_)) return ErrnoError("cannot read", path_);
-    return false;  // the end, or a torn header
+    return got == 0 ? false : EndAtTornRecord();  // the end, or a torn header
   }
   const uint32_t length = LoadLe32(header);
   if (length > kMaxRecordBytes) {
@@ -439,7 +453,7 @@ absl::StatusOr<bool> RecordReader::Next(std::string* payload) {
   payload->resize(length);
   if (std::fread(payload->data(), 1, length, file_) < length) {
     if (std::ferror(file_)) return ErrnoError("cannot read", path_);
-    return false;  // torn payload
+    return EndAtTornRecord();
   }
   if (Crc32c(*payload) != LoadLe32(header + 4)) {
     return absl::DataLossError(absl::StrCat(

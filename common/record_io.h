@@ -78,8 +78,8 @@ struct ScannedRecord {
 class RecordScanner {
  public:
   static constexpr size_t kDefaultWindowBytes = 8 << 20;
-  // NotFound for a missing file; InvalidArgument for one that is not a record
-  // file.
+  // NotFound for a missing file; InvalidArgument for a directory or a file
+  // that is not a record file.
   static absl::StatusOr<std::unique_ptr<RecordScanner>> OpenFile(
       const std::string& path, size_t window_bytes = kDefaultWindowBytes);
   // The same on bytes in memory, `name` naming them in errors: read in place
@@ -161,8 +161,8 @@ class RecordFileReader {
 // an error naming the offset, since a stream cannot skip back.
 class RecordReader {
  public:
-  // NotFound for a missing file; InvalidArgument for one that is not a record
-  // file.
+  // NotFound for a missing file; InvalidArgument for a directory or a file
+  // that is not a record file.
   static absl::StatusOr<RecordReader> Open(const std::string& path);
   RecordReader(RecordReader&& other) noexcept;
   RecordReader& operator=(RecordReader&& other) noexcept;
@@ -172,13 +172,19 @@ class RecordReader {
   absl::StatusOr<bool> Next(std::string* payload);
   // The end of the last record read: where an appending writer goes on.
   uint64_t valid_bytes() const { return valid_bytes_; }
+  // After Next returned false: the bytes past the last whole record, a record
+  // torn by a writer that stopped (0: the file ended cleanly).
+  uint64_t torn_bytes() const { return torn_bytes_; }
 
  private:
   RecordReader(std::FILE* file, std::string path)
       : file_(file), path_(std::move(path)) {}
+  // Next's answer at a torn record: false, its bytes counted.
+  bool EndAtTornRecord();
   std::FILE* file_ = nullptr;
   std::string path_;
   uint64_t valid_bytes_ = 0;
+  uint64_t torn_bytes_ = 0;
 };
 
 class RecordWriter {

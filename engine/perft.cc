@@ -8,6 +8,26 @@
 
 namespace chess {
 
+namespace {
+
+// Perft that gives up (returning what it counted) once `*stop` is true; read
+// at every node above the last ply, which is counted in bulk.
+uint64_t StoppablePerft(const Position& pos, int depth,
+                        const std::atomic<bool>& stop) {
+  if (depth <= 0) return 1;
+  if (depth == 1) return CountLegalMoves(pos);
+  if (stop.load(std::memory_order_relaxed)) return 0;
+  uint64_t nodes = 0;
+  for (Move m : LegalMoves(pos)) {
+    Position child = pos;
+    child.MakeMove(m);
+    nodes += StoppablePerft(child, depth - 1, stop);
+  }
+  return nodes;
+}
+
+}  // namespace
+
 uint64_t Perft(const Position& pos, int depth) {
   if (depth <= 0) return 1;
   if (depth == 1) return CountLegalMoves(pos);
@@ -21,13 +41,14 @@ uint64_t Perft(const Position& pos, int depth) {
   return nodes;
 }
 
-std::vector<std::pair<Move, uint64_t>> PerftDivide(const Position& pos,
-                                                   int depth) {
+std::vector<std::pair<Move, uint64_t>> PerftDivide(
+    const Position& pos, int depth, const std::atomic<bool>* stop) {
   std::vector<std::pair<Move, uint64_t>> result;
   for (Move m : LegalMoves(pos)) {
     Position child = pos;
     child.MakeMove(m);
-    result.emplace_back(m, Perft(child, depth - 1));
+    result.emplace_back(m, stop ? StoppablePerft(child, depth - 1, *stop)
+                                : Perft(child, depth - 1));
   }
   return result;
 }

@@ -3,6 +3,7 @@
 #ifndef ENGINE_PERFT_H_
 #define ENGINE_PERFT_H_
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -17,9 +18,10 @@ namespace chess {
 // Leaves at `depth`, counted in bulk at the last ply.
 uint64_t Perft(const Position& pos, int depth);
 
-// The count below each legal root move, in generation order.
-std::vector<std::pair<Move, uint64_t>> PerftDivide(const Position& pos,
-                                                   int depth);
+// The count below each legal root move, in generation order. With `stop`:
+// once it reads true, the counting ends early, the counts then partial.
+std::vector<std::pair<Move, uint64_t>> PerftDivide(
+    const Position& pos, int depth, const std::atomic<bool>* stop = nullptr);
 
 // One line of a perft suite in the usual EPD form: "FEN ;D1 20 ;D2 400 ...".
 struct PerftCase {

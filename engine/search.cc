@@ -125,8 +125,13 @@ void Engine::StartHelpers(const Position& pos, absl::Span<const Key> history,
   while (helpers_.size() < count)
     helpers_.push_back(std::unique_ptr<Engine>(new Engine(config_, tt_)));
   // Helpers search until the main thread stops them: its limits are theirs.
+  // Under a node limit each helper also stops at its share of it, so that
+  // helpers that the main thread's first iteration waits for (a node limit
+  // binds only after it) cannot run far past the limit meanwhile.
   SearchLimits unlimited;
-  unlimited.infinite = true;
+  unlimited.infinite = node_limit_ == 0;
+  unlimited.nodes = node_limit_ / uint64_t(params_.threads());
+  if (node_limit_ > 0 && unlimited.nodes == 0) unlimited.nodes = 1;
   unlimited.search_moves = limits.search_moves;
   for (auto& helper : helpers_) {
     helper->ClearStop();
@@ -241,9 +246,13 @@ bool Engine::ShouldStop() {
   if (stop_.load(std::memory_order_relaxed)) return true;
   if (is_helper_) {
     published_nodes_.store(nodes_, std::memory_order_relaxed);
-    return false;
+    if (node_limit_ && nodes_ >= node_limit_) stop_ = true;
+    return stop_.load(std::memory_order_relaxed);
   }
-  if (node_limit_ &&
+  // The node limit waits for the first iteration: helpers start first and
+  // their nodes count, so it could otherwise cut the main thread off before
+  // it has a move of its own.
+  if (node_limit_ && first_iteration_done_ &&
       nodes_ + (helper_threads_.empty() ? 0 : HelperNodes()) >= node_limit_) {
     stop_ = true;
   } else if (hard_limit_ms_ && nodes_ >= next_clock_check_) {
@@ -863,6 +872,7 @@ SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
   nodes_ = 0;
   next_clock_check_ = 0;
   seldepth_ = 0;
+  first_iteration_done_ = false;
   node_limit_ = limits.infinite ? 0 : limits.nodes;
   const Handicap handicap = is_helper_ ? Handicap() : HandicapFor(params_);
   if (handicap.nodes_per_move > 0 &&
@@ -918,6 +928,7 @@ SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
       break;
     }
     previous_score = score;
+    first_iteration_done_ = true;
     result.depth = depth;
     result.seldepth = seldepth_;
     // Below a root the tables ranked, the search sees no tablebase score:

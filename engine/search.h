@@ -264,6 +264,8 @@ class Engine {
   std::atomic<int64_t> ponderhit_at_us_{0};  // 0: no ponderhit
   uint64_t nodes_ = 0;
   uint64_t node_limit_ = 0;
+  // Whether an iteration has completed: the node limit binds only then.
+  bool first_iteration_done_ = false;
   int seldepth_ = 0;
   Stopwatch start_;
   int64_t soft_limit_ms_ = 0;  // no new iteration after this

@@ -395,5 +395,30 @@ TEST(ThreadsTest, HelpersShareTheTableAndStopWithTheMainThread) {
   EXPECT_FALSE(engine.Search(pos, {}, limits).best_move.is_none());
 }
 
+// Helpers start first and their nodes count toward the limit: a small limit
+// must still leave the main thread its first iteration (before, 4 of 12
+// searches of 500 nodes with 2 threads played the first generated move,
+// e1e2 here).
+TEST(ThreadsTest, NodeLimitAlwaysCompletesTheFirstIteration) {
+  const Position pos = testing::FromFen(
+      "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+  for (int threads : {1, 2, 4}) {
+    EngineConfig config = DefaultEngineConfig();
+    config.mutable_search()->set_hash_mb(1);
+    config.mutable_search()->set_threads(threads);
+    Engine engine(config);
+    for (uint64_t node_limit : {1, 50, 500}) {
+      for (int run = 0; run < 6; ++run) {
+        SearchLimits limits;
+        limits.nodes = node_limit;
+        const SearchInfo info = engine.Search(pos, {}, limits);
+        EXPECT_GE(info.depth, 1) << threads << " threads, " << node_limit;
+        EXPECT_NE(ToUci(info.best_move), "e1e2")
+            << threads << " threads, " << node_limit;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace chess

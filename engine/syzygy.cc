@@ -1,8 +1,15 @@
 #include "engine/syzygy.h"
 
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <tbprobe.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <system_error>
@@ -15,6 +22,11 @@
 #include "engine/bitboard.h"
 #include "engine/movegen.h"
 
+// The sanitizers' hook (weak: absent from a build without them), which a
+// fuzzer uses to record a crash as its finding.
+extern "C" void __sanitizer_set_death_callback(void (*callback)(void))
+    __attribute__((weak));
+
 namespace chess::syzygy {
 namespace {
 
@@ -24,10 +36,24 @@ struct Tables {
   TableSet loaded ABSL_GUARDED_BY(mutex);
   // loaded.largest, for the search's cheap test before it takes the lock.
   std::atomic<int> largest{0};
+  // The private directory of links Fathom loaded (empty: none).
+  std::string link_dir ABSL_GUARDED_BY(mutex);
 };
 
+void RemoveLinks(const std::string& dir);
+
 Tables& TheTables() {
-  static Tables* const tables = new Tables;
+  static Tables* const tables = [] {
+    std::atexit([] {
+      Tables& t = TheTables();
+      // A search may still hold the lock at exit: the links then stay.
+      if (t.mutex.TryLock()) {
+        RemoveLinks(t.link_dir);
+        t.mutex.Unlock();
+      }
+    });
+    return new Tables;
+  }();
   return *tables;
 }
 
@@ -94,31 +120,193 @@ std::optional<Move> FindMove(const MoveList& legal, TbMove tb_move) {
   return std::nullopt;
 }
 
-int CountTables(const std::vector<std::string>& directories) {
-  int count = 0;
-  for (const std::string& dir : directories) {
-    std::error_code error;
-    for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
-      if (entry.path().extension() == ".rtbw") ++count;
+// A legal position of `stem`'s material (the first side White's) with the
+// side to move given, its pieces placed at random from `*state`, for probing
+// a table; nullopt when no placement was legal within the tries.
+std::optional<Position> RandomPosition(absl::string_view stem, bool white_moves,
+                                       uint64_t* state) {
+  const size_t v = stem.find('v');
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    char board[64];
+    std::fill(board, board + 64, '.');
+    bool placed = true;
+    for (size_t i = 0; i < stem.size() && placed; ++i) {
+      if (i == v) continue;
+      const bool white = i < v;
+      const char piece = white ? stem[i] : char(stem[i] - 'A' + 'a');
+      const bool pawn = stem[i] == 'P';
+      placed = false;
+      for (int tries = 0; tries < 64 && !placed; ++tries) {
+        *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
+        const int square = int((*state >> 33) % 64);
+        const int rank = square / 8;
+        if (board[square] != '.' || (pawn && (rank == 0 || rank == 7)))
+          continue;
+        board[square] = piece;
+        placed = true;
+      }
+    }
+    if (!placed) continue;
+    std::string fen;
+    for (int rank = 7; rank >= 0; --rank) {
+      int empty = 0;
+      for (int file = 0; file < 8; ++file) {
+        const char c = board[rank * 8 + file];
+        if (c == '.') {
+          ++empty;
+          continue;
+        }
+        if (empty) fen += char('0' + empty);
+        empty = 0;
+        fen += c;
+      }
+      if (empty) fen += char('0' + empty);
+      if (rank) fen += '/';
+    }
+    absl::StrAppend(&fen, white_moves ? " w" : " b", " - - 0 1");
+    if (absl::StatusOr<Position> pos = Position::FromFen(fen); pos.ok())
+      return *pos;
+  }
+  return std::nullopt;
+}
+
+// Probes `table` as the search would, at positions of its material: what
+// makes Fathom read it.
+void ProbeSample(const TableFile& table, int positions, uint64_t seed) {
+  const std::string stem = table.name.substr(0, table.name.find('.'));
+  auto root_moves = std::make_unique<TbRootMoves>();
+  for (int i = 0; i < positions; ++i) {
+    const std::optional<Position> pos = RandomPosition(stem, i % 2 == 0, &seed);
+    if (!pos) continue;
+    const FathomPosition f = ToFathom(*pos);
+    if (table.dtz) {
+      tb_probe_root_dtz(f.white, f.black, f.kings, f.queens, f.rooks, f.bishops,
+                        f.knights, f.pawns, 0, 0, f.ep, f.white_to_move, false,
+                        true, root_moves.get());
+    } else {
+      tb_probe_wdl(f.white, f.black, f.kings, f.queens, f.rooks, f.bishops,
+                   f.knights, f.pawns, 0, 0, f.ep, f.white_to_move);
     }
   }
-  return count;
+}
+
+// Positions probed in each table before it is trusted, and how long probing
+// one may take.
+constexpr int kPositionsPerTable = 64;
+constexpr int kSecondsPerTable = 10;
+
+// Memory handed out and back in many sizes: glibc's allocator checks its
+// lists as it goes, so a table whose loading wrote past Fathom's buffers
+// ends the child here rather than passing.
+void StirTheHeap() {
+  std::vector<std::unique_ptr<char[]>> blocks;
+  for (int i = 0; i < 256; ++i) {
+    // Small blocks from the free lists, large ones (to 124 KB, below the
+    // allocator's mmap threshold) from the top of the heap.
+    const size_t size = i % 2 ? size_t(16 + (i * 97) % 4096) : size_t(i) * 496;
+    blocks.emplace_back(new char[size + 1]);
+    blocks.back()[0] = 0;
+    if (i % 3 == 0) blocks[size_t(i / 2)].reset();
+  }
+}
+
+// The child's side of Survives: loads Fathom from `dir`, probes `table` and
+// exits 0 when that went well.
+[[noreturn]] void ProbeInChild(const std::string& dir, const TableFile& table,
+                               int fd) {
+  // A fault is the answer here, not a report: the default actions, not the
+  // handlers of a sanitizer or fuzzer this process may run under.
+  for (int fault : {SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGFPE})
+    ::signal(fault, SIG_DFL);
+  if (__sanitizer_set_death_callback) __sanitizer_set_death_callback(nullptr);
+  if (!tb_init(dir.c_str())) _exit(1);
+  ProbeSample(table, kPositionsPerTable, 0x5eed);
+  StirTheHeap();
+  const char done = 1;
+  if (write(fd, &done, 1) != 1) _exit(1);
+  _exit(0);
+}
+
+// Whether probing `table` (linked into `dir` beside the tables already proven)
+// goes well in a child process, since a damaged table can crash Fathom, spoil
+// its memory or make it spin; otherwise why not.
+absl::Status Survives(const std::string& dir, const TableFile& table) {
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0)
+    return absl::UnavailableError("no pipe for its check");
+  const pid_t child = fork();
+  if (child == 0) {
+    close(fds[0]);
+    ProbeInChild(dir, table, fds[1]);
+  }
+  close(fds[1]);
+  if (child < 0) {
+    close(fds[0]);
+    return absl::UnavailableError("no process for its check");
+  }
+  pollfd wait_for{fds[0], POLLIN, 0};
+  const bool answered = poll(&wait_for, 1, kSecondsPerTable * 1000) > 0;
+  char done = 0;
+  const bool passed = answered && read(fds[0], &done, 1) == 1 && done == 1;
+  close(fds[0]);
+  if (!answered) kill(child, SIGKILL);
+  int status = 0;
+  waitpid(child, &status, 0);
+  if (!answered) {
+    return absl::DataLossError(absl::StrCat(
+        "damaged (probing it did not end within ", kSecondsPerTable, " s)"));
+  }
+  if (passed && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+    return absl::OkStatus();
+  return absl::DataLossError(
+      WIFSIGNALED(status) ? absl::StrCat("damaged (probing it crashed, signal ",
+                                         WTERMSIG(status), ")")
+                          : "damaged (probing it failed)");
+}
+
+// Links into `dir` each of `tables` (fewest pieces first, so that a table's
+// captures reach tables already proven) that Survives; the others are named
+// in `skipped`. Returns the tables linked.
+std::vector<TableFile> LinkProvenTables(const std::string& dir,
+                                        std::vector<TableFile> tables,
+                                        std::vector<std::string>* skipped) {
+  std::vector<TableFile> kept;
+  for (TableFile& table : tables) {
+    std::error_code error;
+    const std::filesystem::path link = std::filesystem::path(dir) / table.name;
+    std::filesystem::create_symlink(
+        std::filesystem::absolute(table.path, error), link, error);
+    if (absl::Status s = Survives(dir, table); !s.ok()) {
+      skipped->push_back(
+          absl::StrCat("\"", table.path, "\" skipped: ", s.message()));
+      std::filesystem::remove(link, error);
+      continue;
+    }
+    kept.push_back(std::move(table));
+  }
+  return kept;
+}
+
+// A new private directory, for the links to the tables Fathom loads.
+absl::StatusOr<std::string> MakeLinkDirectory() {
+  const char* tmp = std::getenv("TMPDIR");
+  std::string dir =
+      absl::StrCat(tmp && *tmp ? tmp : "/tmp", "/chess-harness-syzygy-XXXXXX");
+  if (mkdtemp(dir.data()) == nullptr) {
+    return absl::UnavailableError(
+        absl::StrCat("cannot make a directory for the tables' links in \"",
+                     dir.substr(0, dir.rfind('/')), "\""));
+  }
+  return dir;
+}
+
+void RemoveLinks(const std::string& dir) {
+  if (dir.empty()) return;
+  std::error_code error;
+  std::filesystem::remove_all(dir, error);
 }
 
 }  // namespace
-
-absl::StatusOr<std::vector<std::string>> Directories(absl::string_view paths) {
-  std::vector<std::string> directories =
-      absl::StrSplit(paths, ':', absl::SkipEmpty());
-  for (const std::string& dir : directories) {
-    std::error_code error;
-    if (!std::filesystem::is_directory(dir, error)) {
-      return absl::NotFoundError(
-          absl::StrCat("\"", dir, "\" is not a directory"));
-    }
-  }
-  return directories;
-}
 
 absl::StatusOr<TableSet> Load(absl::string_view paths) {
   absl::StatusOr<std::vector<std::string>> directories = Directories(paths);
@@ -130,15 +318,28 @@ absl::StatusOr<TableSet> Load(absl::string_view paths) {
   Tables& tables = TheTables();
   absl::MutexLock lock(&tables.mutex);
   if (tables.loaded.paths == paths) return tables.loaded;
-  const std::string path_text(paths);
-  if (!tb_init(path_text.c_str())) {
+  TableScan scan = ScanDirectories(*directories);
+  std::stable_sort(scan.tables.begin(), scan.tables.end(),
+                   [](const TableFile& a, const TableFile& b) {
+                     return a.pieces < b.pieces;
+                   });
+  absl::StatusOr<std::string> dir = MakeLinkDirectory();
+  if (!dir.ok()) return dir.status();
+  const std::vector<TableFile> kept =
+      LinkProvenTables(*dir, std::move(scan.tables), &scan.skipped);
+  const bool loaded = tb_init(dir->c_str());
+  RemoveLinks(tables.link_dir);
+  tables.link_dir = *dir;
+  if (!loaded) {
     tables.loaded = TableSet();
     tables.largest = 0;
     return absl::InternalError(
         absl::StrCat("Fathom could not load the tables of \"", paths, "\""));
   }
-  tables.loaded =
-      TableSet{path_text, CountTables(*directories), int(TB_LARGEST)};
+  const int wdl_tables = int(absl::c_count_if(
+      kept, [](const TableFile& table) { return !table.dtz; }));
+  tables.loaded = TableSet{std::string(paths), wdl_tables, int(TB_LARGEST),
+                           std::move(scan.skipped)};
   tables.largest = tables.loaded.largest;
   return tables.loaded;
 }

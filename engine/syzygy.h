@@ -17,6 +17,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "engine/position.h"
+#include "engine/syzygy_files.h"
 #include "engine/types.h"
 
 namespace chess::syzygy {
@@ -31,21 +32,23 @@ enum class Wdl : int {
   kWin = 2
 };
 
-// The tables found: how many (WDL files) and the most pieces any has.
+// The tables found: how many (WDL files) and the most pieces any has; the
+// files left out, each "\"PATH\" skipped: REASON".
 struct TableSet {
   std::string paths;
   int tables = 0;
   int largest = 0;
+  std::vector<std::string> skipped;
 };
-
-// The directories of `paths`, separated by ':' (as Stockfish's SyzygyPath);
-// NotFound "\"DIR\" is not a directory" for the first one that is not.
-absl::StatusOr<std::vector<std::string>> Directories(absl::string_view paths);
 
 // Loads the tables in `paths`, directories separated by ':' (as Stockfish's
 // SyzygyPath). An error names a directory that does not exist; a directory
 // without tables is no error (`tables` is 0). Loading the paths already
 // loaded does nothing; other paths replace them for the whole process.
+// Only tables that pass the checks of syzygy_files.h and then survive probes
+// of a sample of their positions in a child process are loaded (from a
+// private directory of links); the others are named in `skipped`. A damaged
+// table that passes both can still give wrong values.
 absl::StatusOr<TableSet> Load(absl::string_view paths);
 
 // What is loaded now (paths empty: nothing).

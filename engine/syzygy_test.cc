@@ -1,6 +1,11 @@
 #include "engine/syzygy.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <optional>
 #include <string>
 #include <thread>
@@ -84,6 +89,84 @@ TEST_F(SyzygyTest, WinDrawLossOfKnownPositions) {
 // its first probe: probes from several threads at once (Threads, or an arena
 // playing games side by side) must neither race on that loading, which leaked
 // and could read a half-loaded table, nor answer otherwise than one thread.
+// Damaged, unreadable and blocking files among intact tables: each is named
+// as skipped (before, a cut or zeroed table aborted or crashed the engine
+// inside Fathom, and a FIFO blocked it), the others load and answer, and the
+// probes of a skipped table fall back to the search (no value).
+TEST_F(SyzygyTest, DamagedTablesAreSkippedNamingThem) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(::testing::TempDir()) / "damaged_tables";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  for (const auto& entry : fs::directory_iterator(path_)) {
+    fs::copy_file(entry.path(), dir / entry.path().filename());
+    fs::permissions(dir / entry.path().filename(), fs::perms::owner_write,
+                    fs::perm_options::add);
+  }
+  const auto file = [&](const char* name) { return (dir / name).string(); };
+  fs::resize_file(file("KQvK.rtbw"), 16);     // cut to its header
+  fs::resize_file(file("KRvKP.rtbw"), 1040);  // cut, 16 more than 64 x 16
+  {
+    // Zeros over half of it, the magic number kept.
+    std::fstream f(file("KBNvK.rtbw"),
+                   std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(4);
+    const std::string zeros(fs::file_size(file("KBNvK.rtbw")) / 2, '\0');
+    f.write(zeros.data(), std::streamsize(zeros.size()));
+  }
+  {
+    std::fstream f(file("KNvKP.rtbw"),
+                   std::ios::in | std::ios::out | std::ios::binary);
+    f.put('\0');  // the magic number
+  }
+  fs::remove(file("KPvKP.rtbw"));
+  ASSERT_EQ(::mkfifo(file("KPvKP.rtbw").c_str(), 0644), 0);  // would block
+  fs::remove(file("KBvKP.rtbw"));
+  fs::create_directory(file("KBvKP.rtbw"));
+
+  absl::StatusOr<syzygy::TableSet> tables = syzygy::Load(dir.string());
+  ASSERT_TRUE(tables.ok()) << tables.status();
+  std::string skipped;
+  for (const std::string& line : tables->skipped) skipped += line + "\n";
+  for (const char* name : {"KQvK.rtbw", "KRvKP.rtbw", "KBNvK.rtbw",
+                           "KNvKP.rtbw", "KPvKP.rtbw", "KBvKP.rtbw"}) {
+    EXPECT_NE(skipped.find(file(name) + "\" skipped: "), std::string::npos)
+        << name << " not named in:\n"
+        << skipped;
+  }
+  EXPECT_EQ(tables->tables, 35 - 6);
+  // Intact tables answer; a skipped one gives no value, never a crash.
+  EXPECT_EQ(syzygy::ProbeWdl(FromFen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")),
+            Wdl::kWin);
+  EXPECT_EQ(syzygy::ProbeWdl(FromFen("8/8/8/4k3/8/8/8/R3K3 w - - 0 1")),
+            Wdl::kWin);
+  EXPECT_EQ(syzygy::ProbeWdl(FromFen("8/8/8/4k3/8/8/2N5/2B1K3 w - - 0 1")),
+            std::nullopt);
+  EXPECT_EQ(syzygy::ProbeWdl(FromFen("8/8/8/3k4/8/8/1Q6/K7 w - - 0 1")),
+            std::nullopt);
+  ASSERT_TRUE(syzygy::Load(path_).ok());
+}
+
+TEST(SyzygyFilesTest, TableNamesAndFileChecks) {
+  EXPECT_EQ(syzygy::TablePieces("KQvKR"), 4);
+  EXPECT_EQ(syzygy::TablePieces("KQRBNPvKQ"), 0);  // 9 pieces: no such table
+  EXPECT_EQ(syzygy::TablePieces("KQvQK"), 0);
+  EXPECT_EQ(syzygy::TablePieces("KXvK"), 0);
+  EXPECT_EQ(syzygy::TablePieces("vK"), 0);
+  const std::string dir = ::testing::TempDir();
+  const std::string fifo = dir + "/KQvK.rtbw";
+  ::unlink(fifo.c_str());
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+  const absl::Status s = syzygy::CheckTableFile(fifo, false);  // at once
+  EXPECT_NE(s.message().find("not a regular file"), std::string::npos) << s;
+  ::unlink(fifo.c_str());
+  // The directories of a path, each once.
+  absl::StatusOr<std::vector<std::string>> dirs =
+      syzygy::Directories(dir + ":" + dir + "::" + dir);
+  ASSERT_TRUE(dirs.ok());
+  EXPECT_EQ(dirs->size(), 1u);
+}
+
 TEST_F(SyzygyTest, ConcurrentFirstProbesAgreeWithSerialOnes) {
   const char* fens[] = {
       "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",  "8/8/8/8/8/3k4/8/3KQ3 b - - 0 1",

@@ -103,7 +103,9 @@ void UciSession::EndOfInput() { StopSearch(); }
 
 void UciSession::StopSearch() {
   engine_->Stop();
+  perft_stop_ = true;
   WaitForSearch();
+  perft_stop_ = false;
 }
 
 bool UciSession::HandleLine(absl::string_view line) {
@@ -126,6 +128,7 @@ bool UciSession::HandleLine(absl::string_view line) {
     StopSearch();
     engine_->NewGame();
     game_ = Game();
+    position_valid_ = true;
   } else if (command == "position") {
     StopSearch();
     HandlePosition(args);
@@ -155,8 +158,10 @@ void UciSession::HandleUci() {
   Send(absl::StrCat("id name ", name));
   Send("id author the chess-harness authors");
   Send("option name Hash type spin default 16 min 0 max 65536");
-  Send(absl::StrCat("option name Threads type spin default 1 min 1 max ",
-                    std::max(1u, std::thread::hardware_concurrency())));
+  // The range a config accepts (engine/config.cc), as Stockfish's 1 to 1024.
+  const auto threads = SearchFieldRange("threads");
+  Send(absl::StrCat("option name Threads type spin default 1 min ",
+                    threads->first, " max ", threads->second));
   Send("option name Move Overhead type spin default 10 min 0 max 5000");
   Send("option name ConfigFile type string default <empty>");
   Send("option name Clear Hash type button");
@@ -187,6 +192,7 @@ void UciSession::HandleUci() {
 }
 
 void UciSession::HandlePosition(absl::string_view args) {
+  position_valid_ = false;  // until the whole command was read
   std::vector<absl::string_view> words =
       absl::StrSplit(args, ' ', absl::SkipEmpty());
   auto moves_at = std::find(words.begin(), words.end(), "moves");
@@ -206,13 +212,15 @@ void UciSession::HandlePosition(absl::string_view args) {
     return;
   }
   game_ = Game(start);
-  if (moves_at == words.end()) return;
-  for (auto it = moves_at + 1; it != words.end(); ++it) {
-    if (absl::Status s = game_.PlayUci(*it); !s.ok()) {
-      Send(absl::StrCat("info string error: ", s.message()));
-      return;
+  if (moves_at != words.end()) {
+    for (auto it = moves_at + 1; it != words.end(); ++it) {
+      if (absl::Status s = game_.PlayUci(*it); !s.ok()) {
+        Send(absl::StrCat("info string error: ", s.message()));
+        return;
+      }
     }
   }
+  position_valid_ = true;
 }
 
 void UciSession::HandlePerft(absl::string_view depth_text) {
@@ -221,16 +229,34 @@ void UciSession::HandlePerft(absl::string_view depth_text) {
     Send("info string error: go perft needs a depth from 1 to 10");
     return;
   }
-  // As Stockfish answers it: each root move's count, then the total.
-  uint64_t total = 0;
-  for (const auto& [move, count] : PerftDivide(game_.position(), depth)) {
-    Send(absl::StrCat(ToUci(move), ": ", count));
-    total += count;
-  }
-  Send(absl::StrCat("\nNodes searched: ", total, "\n"));
+  // On the search thread, as a search: "stop", "quit", "isready" and the end
+  // of input are answered while it counts.
+  search_thread_ = std::thread([this, depth, pos = game_.position()] {
+    // As Stockfish answers it: each root move's count, then the total.
+    uint64_t total = 0;
+    std::string lines;
+    for (const auto& [move, count] : PerftDivide(pos, depth, &perft_stop_)) {
+      absl::StrAppend(&lines, ToUci(move), ": ", count, "\n");
+      total += count;
+    }
+    if (perft_stop_.load()) {
+      Send("info string perft stopped; no count");
+      return;
+    }
+    Send(absl::StrCat(lines, "\nNodes searched: ", total, "\n"));
+  });
 }
 
 void UciSession::HandleGo(absl::string_view args) {
+  if (!position_valid_) {
+    // A GUI waits for a bestmove: the null move, never one for a position it
+    // did not send.
+    Send(
+        "info string error: the last \"position\" was rejected; send a valid "
+        "one before \"go\"");
+    if (!absl::StartsWith(args, "perft")) Send("bestmove 0000");
+    return;
+  }
   if (absl::ConsumePrefix(&args, "perft")) {
     HandlePerft(absl::StripAsciiWhitespace(args));
     return;
@@ -376,6 +402,8 @@ void UciSession::HandleSetOption(absl::string_view args) {
   if (TryConfig(config, name) && normalized == "syzygypath" &&
       !config.tablebases().syzygy_path().empty()) {
     const syzygy::TableSet tables = syzygy::Loaded();
+    for (const std::string& skipped : tables.skipped)
+      Send(absl::StrCat("info string ", skipped));
     Send(absl::StrCat("info string Found ", tables.tables,
                       " tablebases, up to ", tables.largest, " pieces"));
   }

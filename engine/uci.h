@@ -3,6 +3,7 @@
 #ifndef ENGINE_UCI_H_
 #define ENGINE_UCI_H_
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <ostream>
@@ -46,7 +47,12 @@ class UciSession {
   std::unique_ptr<Engine> engine_;
   Game game_;
   bool chess960_ = false;  // UCI_Chess960: positions parsed with its rules
+  // Runs a search or `go perft`; `perft_stop_` ends the latter.
   std::thread search_thread_;
+  std::atomic<bool> perft_stop_{false};
+  // False after a rejected "position": "go" then refuses to search rather
+  // than answer for another position.
+  bool position_valid_ = true;
 };
 
 }  // namespace chess

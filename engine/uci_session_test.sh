@@ -30,7 +30,8 @@ expect() {
   return 1
 }
 
-send uci;                         expect '^option name Clear Hash type button$'
+send uci;                         expect '^option name Threads type spin default 1 min 1 max 1024$'
+                                  expect '^option name Clear Hash type button$'
                                   expect '^uciok$'
 send isready;                     expect '^readyok$'
 send "setoption name Hash value 8"
@@ -80,6 +81,7 @@ send "setoption name MultiPV value 1"
 send "setoption name Threads value 2"
 send "go depth 6";                expect '^bestmove [a-h][1-8][a-h][1-8]' 10
 send "setoption name Threads value 0"; expect '^info string error: .*threads' 2
+send "setoption name Threads value 1025"; expect '^info string error: .*threads' 2
 send "setoption name Threads value 1"
 # Chess960: Shredder-FEN in, castling as king takes own rook, go perft as Stockfish
 # answers it (the same counts with UCI_Chess960 on).
@@ -94,6 +96,10 @@ send "position fen bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf -
                                   expect '^info string error: .*needs Chess960' 2
 send "position startpos"
 send "go perft 4";                expect '^Nodes searched: 197281$' 10
+# A long perft runs as a search does: isready answered, stop ends it.
+send "go perft 8"; sleep 0.2
+send isready;                     expect '^readyok$' 2
+send stop;                        expect '^info string perft stopped' 5
 
 # Limited strength: UCI_Elo on Stockfish's scale, a shallow search of 4 lines.
 send "setoption name UCI_LimitStrength value true"
@@ -125,9 +131,16 @@ else
   echo "SKIP: ../shared/tablebases is absent; no tablebase search checked"
 fi
 
-# Garbage never kills the engine.
+# Garbage never kills the engine. After a rejected position, "go" answers the
+# null move, never a move of the position before.
+send "position startpos moves e2e4"
 send "position fen not a fen";    expect '^info string'
+send "go depth 3";                expect '^bestmove' 5
+[[ "$LAST_LINE" == "bestmove 0000" ]] || fail "go after a rejected fen: $LAST_LINE"
 send "position startpos moves e2e5"; expect '^info string'
+send "go depth 3";                expect '^bestmove' 5
+[[ "$LAST_LINE" == "bestmove 0000" ]] || fail "go after a rejected move: $LAST_LINE"
+send "position startpos"
 send "go depth banana";           expect '^info string error: go'
 send "go movetime 50";            expect '^bestmove' 5
 send "flibbertigibbet";           expect '^info string'
@@ -177,11 +190,12 @@ wait "$engine_pid" 2>/dev/null; rc=$?
 # is 5 s, scaled as every wait is.
 hung_s=$((10 * wait_scale)) prompt_s=$((5 * wait_scale))
 for go in "go infinite" "go depth 60" "go" "go wtime 999999999999 btime 999999999999" \
-    "go movetime 999999999999"; do
+    "go movetime 999999999999" "go perft 9"; do
   start=$(date +%s)
   out=$(printf 'position startpos\n%s\n' "$go" | timeout "$hung_s" "$UCI"); rc=$?
   (( rc == 0 )) || fail "'$go' then end of input: exit code $rc (124: hung)"
-  grep -q '^bestmove [a-h][1-8][a-h][1-8]' <<<"$out" || fail "'$go' then end of input: no bestmove"
+  [[ "$go" == "go perft"* ]] || grep -q '^bestmove [a-h][1-8][a-h][1-8]' <<<"$out" ||
+    fail "'$go' then end of input: no bestmove"
   (( $(date +%s) - start < prompt_s )) || fail "'$go' then end of input: took $(( $(date +%s) - start )) s"
 done
 # A bad config file exits with 2 and says where.

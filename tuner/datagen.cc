@@ -38,7 +38,12 @@ absl::Status Validate(const DatagenConfig& c) {
       (p.external().argv().empty() || p.external().argv(0).empty()))
     return Invalid("player.external.argv", "names no program");
   if (c.games() < 1) return Invalid("games", "must be at least 1");
-  if (c.soft_nodes() < 1) return Invalid("soft_nodes", "must be at least 1");
+  // 2^50 nodes is years of search; beyond it 10 x soft_nodes could overflow.
+  constexpr int64_t kMostNodes = int64_t(1) << 50;
+  if (c.soft_nodes() < 1 || c.soft_nodes() > kMostNodes)
+    return Invalid("soft_nodes", "must be 1 to 2^50");
+  if (c.hard_nodes() > kMostNodes)
+    return Invalid("hard_nodes", "must be at most 2^50");
   if (c.hard_nodes() < 0 ||
       (c.hard_nodes() > 0 && c.hard_nodes() < c.soft_nodes()))
     return Invalid("hard_nodes",
@@ -81,10 +86,13 @@ std::string Provenance(const DatagenConfig& c, const std::string& log_path) {
 
 // Calls `visit` with each valid game of a match log, a batch at a time as
 // ScanLogFile reads them (a long run's log is never held whole), until one
-// call fails. A damaged or empty log is an error, as ReadMatchLog says.
+// call fails. An empty log is an error, as ReadMatchLog says, and so is a
+// damaged one unless `damaged` is given: it then receives the count of damaged
+// records, which are skipped.
 absl::Status ForEachLoggedGame(
     const std::string& path,
-    const std::function<absl::Status(const GameRecord&)>& visit) {
+    const std::function<absl::Status(const GameRecord&)>& visit,
+    int64_t* damaged = nullptr) {
   absl::Status failed;
   absl::StatusOr<LogScan> scan = ScanLogFile(
       path, [&](const LogScan&, absl::Span<const GameRecord* const> games) {
@@ -97,9 +105,14 @@ absl::Status ForEachLoggedGame(
   if (!failed.ok()) return failed;
   if (scan->empty())
     return absl::InvalidArgumentError(absl::StrCat(path, ": empty log"));
-  if (!scan->damage.empty()) {
+  if (damaged) *damaged = int64_t(scan->damage.size());
+  if (!scan->damage.empty() && !damaged) {
     return absl::InvalidArgumentError(absl::StrCat(
-        path, ": damaged records (see arena summary): ", scan->damage.front()));
+        path, ": ", scan->damage.size(),
+        " damaged records (see arena summary), the first: ",
+        scan->damage.front(),
+        "; --drop_damaged plays them again (or, with --played_only, leaves "
+        "them out) and keeps every intact game"));
   }
   return absl::OkStatus();
 }
@@ -211,7 +224,7 @@ absl::StatusOr<DatagenReport> RunDatagen(const DatagenConfig& config,
                                          const std::string& output_dir,
                                          const std::string& data_path,
                                          const SlurmOptions& slurm,
-                                         bool played_only) {
+                                         bool played_only, bool drop_damaged) {
   if (absl::Status s = Validate(config); !s.ok()) return s;
   PlayerConfig player = config.player();
   if (player.name().empty()) player.set_name("player");
@@ -222,7 +235,12 @@ absl::StatusOr<DatagenReport> RunDatagen(const DatagenConfig& config,
   absl::StatusOr<MatchRequest> request =
       DatagenMatch(config, player, config_dir, output_dir, slurm, &openings);
   if (!request.ok()) return request.status();
+  request->drop_damaged = drop_damaged;
   const MatchRequest& r = *request;
+  if (SameFile(data_path, PlayedLogPath(r))) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--out=", data_path, " is the run's game log; name another file"));
+  }
 
   // The games already played: this run's cost is measured on the others.
   const std::string log_path = PlayedLogPath(r);
@@ -262,8 +280,9 @@ absl::StatusOr<DatagenReport> RunDatagen(const DatagenConfig& config,
     return s;
   absl::flat_hash_set<uint64_t> seen;
   int64_t new_positions = 0, search_us = 0;
-  const absl::Status extracted =
-      ForEachLoggedGame(log_path, [&](const GameRecord& g) {
+  const absl::Status extracted = ForEachLoggedGame(
+      log_path,
+      [&](const GameRecord& g) {
         int64_t kept = 0;
         if (absl::Status s = AddSelfPlayPositions(g, config.filters(), &seen,
                                                   writer->get(), &kept);
@@ -278,7 +297,8 @@ absl::StatusOr<DatagenReport> RunDatagen(const DatagenConfig& config,
         new_positions += kept;
         for (const MoveRecord& m : g.moves()) search_us += m.time_us();
         return absl::OkStatus();
-      });
+      },
+      played_only && drop_damaged ? &report.damaged_records : nullptr);
   if (!extracted.ok()) return extracted;
   if (absl::Status s = (*writer)->Finish(); !s.ok()) return s;
   for (const auto& [reason, count] : (*writer)->totals().dropped())
@@ -297,6 +317,10 @@ std::string FormatDatagenReport(const DatagenReport& r) {
                       r.positions, r.games, r.data_path);
   for (const auto& [reason, count] : r.dropped)
     absl::StrAppendFormat(&text, "dropped %d %s\n", count, reason);
+  if (r.damaged_records > 0) {
+    absl::StrAppendFormat(&text, "left out %d damaged records of the log\n",
+                          r.damaged_records);
+  }
   if (r.new_games > 0) {
     absl::StrAppendFormat(
         &text,

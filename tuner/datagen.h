@@ -33,6 +33,8 @@ struct DatagenReport {
   // cores' time spent inside the player's searches (the rest is the harness).
   double seconds = 0;
   int cores = 0;
+  // Damaged records of the log left out (--played_only --drop_damaged).
+  int64_t damaged_records = 0;
   double positions_per_core_hour = 0;
   double search_share = 0;
 };
@@ -40,13 +42,18 @@ struct DatagenReport {
 // Plays (or resumes) the games in OUTPUT_DIR/games and writes the training set
 // to `data_path` (its format by its extension: training_data.h). Paths in the
 // config are relative to `config_dir`. With `played_only`, no game is played:
-// the set holds the games a run stopped early had finished.
+// the set holds the games a run stopped early had finished. With
+// `drop_damaged`, a log with damaged records is not refused: a run rewrites it
+// without them (the old one kept as games.log.damaged, as the arena's
+// --drop_damaged) and plays those games again; with `played_only`, the set
+// holds the intact games and the damaged ones are counted in the report.
 absl::StatusOr<DatagenReport> RunDatagen(const DatagenConfig& config,
                                          const std::string& config_dir,
                                          const std::string& output_dir,
                                          const std::string& data_path,
                                          const SlurmOptions& slurm = {},
-                                         bool played_only = false);
+                                         bool played_only = false,
+                                         bool drop_damaged = false);
 
 std::string FormatDatagenReport(const DatagenReport& report);
 

@@ -91,6 +91,7 @@ absl::StatusOr<MatchSummary> PlayInProcess(const MatchRequest& r) {
   RunOptions options;
   options.output_dir = r.output_dir;
   options.concurrency = r.concurrency;
+  options.drop_damaged = r.drop_damaged;
   options.progress = false;
   return PlayMatchForSummary(match, options);
 }

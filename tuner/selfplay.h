@@ -53,6 +53,9 @@ struct MatchRequest {
   // shard-I/ and merged/.
   std::string output_dir;
   SlurmOptions slurm;
+  // A log with damaged records is rewritten without them (as the arena's
+  // --drop_damaged) instead of refused.
+  bool drop_damaged = false;
 };
 
 // Plays (or resumes) the match; its standings, from the first player's side.

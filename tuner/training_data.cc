@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <utility>
@@ -492,7 +493,11 @@ absl::Status TrainingSetWriter::Finish() {
 absl::Status ForEachTrainingChunk(
     const std::string& path,
     const std::function<absl::Status(const TrainingSet&)>& visit,
-    std::ostream* report) {
+    std::ostream* report, bool accept_torn) {
+  if (std::error_code error; std::filesystem::is_directory(path, error)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": is a directory, not a data set"));
+  }
   if (DatasetFormatOf(path) != DatasetFormat::kProto)
     return ForEachTextChunk(path, visit, report);
   absl::StatusOr<RecordReader> reader = RecordReader::Open(path);
@@ -503,10 +508,25 @@ absl::Status ForEachTrainingChunk(
   if (!reader.ok()) return reader.status();
   std::string payload;
   TrainingSet chunk;
+  int64_t positions = 0;
   for (int64_t index = 0;; ++index) {
     absl::StatusOr<bool> more = reader->Next(&payload);
     if (!more.ok()) return more.status();
-    if (!*more) return absl::OkStatus();
+    if (!*more) {
+      if (reader->torn_bytes() == 0) return absl::OkStatus();
+      const std::string loss =
+          absl::StrCat(path, ": its last chunk is torn: ", reader->torn_bytes(),
+                       " bytes after its ", index, " whole chunks (", positions,
+                       " positions) are no whole chunk, so up to ",
+                       kPositionsPerChunk, " positions are lost");
+      if (!accept_torn) {
+        return absl::DataLossError(
+            absl::StrCat(loss, ". `tuner extract --accept_torn --out=NEW ",
+                         path, "` copies the whole chunks"));
+      }
+      if (report) *report << loss << "\n";
+      return absl::OkStatus();
+    }
     if (!chunk.ParseFromString(payload)) {
       return absl::DataLossError(
           absl::StrCat(path, ": chunk ", index, " is not a training set"));
@@ -515,6 +535,7 @@ absl::Status ForEachTrainingChunk(
       return absl::DataLossError(
           absl::StrCat(path, ": chunk ", index, ": ", s.message()));
     }
+    positions += chunk.positions_size();
     if (absl::Status s = visit(chunk); !s.ok()) return s;
   }
 }

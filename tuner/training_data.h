@@ -102,11 +102,13 @@ class TrainingSetWriter : public TrainingSink {
 // chunk at a time: our records, a set written whole by earlier versions, or a
 // text dataset (by the extension .epd, .fen or .txt, or by its content:
 // malformed lines are counted as dropped and the first ones reported to
-// `report`, which may be null).
+// `report`, which may be null). A set of records whose last chunk is torn (a
+// writer stopped mid-chunk) is DataLoss, saying what was lost, after the
+// whole chunks were visited; with `accept_torn`, the loss is only reported.
 absl::Status ForEachTrainingChunk(
     const std::string& path,
     const std::function<absl::Status(const TrainingSet&)>& visit,
-    std::ostream* report = nullptr);
+    std::ostream* report = nullptr, bool accept_torn = false);
 
 // Adds a chunk's positions, sources and drop counts to `sink`.
 absl::Status AddChunk(const TrainingSet& chunk, TrainingSink* sink);

@@ -148,8 +148,30 @@ TEST(TrainingDataTest, TornChunkIsCutOffAndAppendingGoesOn) {
   const auto whole = std::filesystem::file_size(path);
   std::ofstream(path, std::ios::app | std::ios::binary)
       << std::string("\x40\x00\x00\x00\x12\x34", 6);
-  EXPECT_EQ(ReadTrainingSet(path)->positions_size(), 5);
+  // Read, the loss is an error naming what was lost and the way back...
+  const absl::StatusOr<TrainingSet> torn = ReadTrainingSet(path);
+  ASSERT_FALSE(torn.ok());
+  EXPECT_TRUE(absl::IsDataLoss(torn.status())) << torn.status();
+  EXPECT_THAT(std::string(torn.status().message()),
+              ::testing::HasSubstr("6 bytes after its 1 whole chunks (5 "
+                                   "positions)"));
+  EXPECT_THAT(std::string(torn.status().message()),
+              ::testing::HasSubstr("--accept_torn"));
+  // ...which reads the whole chunks and reports the loss.
+  int64_t read = 0;
+  std::ostringstream report;
+  ASSERT_TRUE(ForEachTrainingChunk(
+                  path,
+                  [&](const TrainingSet& chunk) {
+                    read += chunk.positions_size();
+                    return absl::OkStatus();
+                  },
+                  &report, /*accept_torn=*/true)
+                  .ok());
+  EXPECT_EQ(read, 5);
+  EXPECT_THAT(report.str(), ::testing::HasSubstr("torn"));
 
+  // Appending cuts the torn chunk off and goes on after the whole ones.
   auto writer = TrainingSetWriter::Append(path);
   ASSERT_TRUE(writer.ok()) << writer.status();
   ASSERT_TRUE((*writer)->Add(MakePosition(5)).ok());

@@ -1,11 +1,13 @@
 // tuner: learns evaluation weights from arena games and tunes search constants.
 //
 //   tuner datagen DATAGEN.textproto --output_dir=DIR [--out=DATA]
-//                 [--played_only]
+//                 [--played_only] [--drop_damaged]
 //               positions from a player's games against itself, labelled
 //               with its own scores and the results (resumable;
-//               --played_only: the games played so far, no more)
-//   tuner extract --out=DATA [--format=data|epd|fen|bullet] [--append] INPUT...
+//               --played_only: the games played so far, no more;
+//               --drop_damaged: a damaged log's intact games kept)
+//   tuner extract --out=DATA [--format=data|epd|fen|bullet] [--append]
+//                 [--accept_torn] INPUT...
 //               arena logs (*.log), datasets (ours, *.epd, *.fen, *.txt);
 //               converts between the formats
 //   tuner texel --data=DATA[,DATA] --start=CONFIG --out=CONFIG
@@ -46,8 +48,10 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "common/exit_code.h"
+#include "common/files.h"
 #include "common/stopwatch.h"
 #include "common/subcommands.h"
+#include "common/termination.h"
 #include "common/textproto.h"
 #include "engine/config.h"
 #include "engine/movegen.h"
@@ -77,6 +81,13 @@ ABSL_FLAG(bool, append, false,
 ABSL_FLAG(bool, played_only, false,
           "datagen: play no more games; write the dataset of the games the "
           "run in --output_dir has finished (a run stopped early)");
+ABSL_FLAG(bool, accept_torn, false,
+          "extract: a data set whose last chunk is torn (its writer stopped) "
+          "is read up to it, the loss reported, instead of refused");
+ABSL_FLAG(bool, drop_damaged, false,
+          "datagen: a game log with damaged records is rewritten without "
+          "them (the old one kept as games.log.damaged) and those games "
+          "played again; with --played_only, they are left out");
 ABSL_FLAG(int, skip_plies, 0, "extract: plies skipped after the book");
 ABSL_FLAG(int, max_per_game, 0, "extract: positions kept per game (0: all)");
 ABSL_FLAG(std::string, player, "",
@@ -159,6 +170,28 @@ int Fail(const absl::Status& s) {
   return chess::ExitCodeFor(s);
 }
 
+std::vector<std::string> DatasetPaths(const std::string& flag) {
+  std::vector<std::string> paths;
+  for (absl::string_view d : absl::StrSplit(flag, ',', absl::SkipEmpty()))
+    paths.push_back(chess::CommandLinePath(std::string(d)));
+  return paths;
+}
+
+// InvalidArgument when `out` names one of `inputs` (given by `flag`): an
+// output never replaces what the run reads.
+absl::Status CheckOutputIsNoInput(const std::string& out,
+                                  const std::vector<std::string>& inputs,
+                                  absl::string_view flag) {
+  for (const std::string& input : inputs) {
+    if (chess::SameFile(out, input)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--out=", out, " is also an input (", flag, "=", input,
+                       "); name another file for the output"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 int Extract(const std::vector<char*>& inputs) {
   const std::string out = chess::CommandLinePath(absl::GetFlag(FLAGS_out));
   if (out.empty() || inputs.empty())
@@ -181,6 +214,11 @@ int Extract(const std::vector<char*>& inputs) {
     if (!parsed.ok()) return Fail(parsed.status());
     format = *parsed;
   }
+  std::vector<std::string> input_paths;
+  for (char* input : inputs)
+    input_paths.push_back(chess::CommandLinePath(input));
+  if (absl::Status s = CheckOutputIsNoInput(out, input_paths, "input"); !s.ok())
+    return Fail(s);
   const bool append = absl::GetFlag(FLAGS_append);
   if (append && format != chess::DatasetFormat::kProto) {
     return Fail(absl::InvalidArgumentError(
@@ -204,8 +242,13 @@ int Extract(const std::vector<char*>& inputs) {
                                [&](const chess::TrainingSet& chunk) {
                                  return chess::AddChunk(chunk, writer->get());
                                },
-                               &std::cerr);
+                               &std::cerr, absl::GetFlag(FLAGS_accept_torn));
     if (!s.ok()) return Fail(s);
+  }
+  if ((*writer)->positions() == 0 && !append) {
+    // Nothing to write: an existing OUT stays as it was.
+    return Fail(absl::InvalidArgumentError(absl::StrCat(
+        "no valid training position in the inputs; ", out, " not written")));
   }
   if (absl::Status s = (*writer)->Finish(); !s.ok()) return Fail(s);
   std::cout << (append ? "added " : "kept ") << (*writer)->positions()
@@ -228,6 +271,17 @@ absl::StatusOr<FitPaths> FitPathsFromFlags(absl::string_view command) {
   if (paths.out.empty() || start.empty() || absl::GetFlag(FLAGS_data).empty()) {
     return absl::InvalidArgumentError(
         absl::StrCat(command, " needs --data, --start and --out"));
+  }
+  const std::pair<absl::string_view, std::vector<std::string>> inputs[] = {
+      {"--data", DatasetPaths(absl::GetFlag(FLAGS_data))},
+      {"--valid", DatasetPaths(absl::GetFlag(FLAGS_valid))},
+      {"--start", {start}},
+      {"--settings", DatasetPaths(absl::GetFlag(FLAGS_settings))},
+      {"--record", DatasetPaths(absl::GetFlag(FLAGS_record))}};
+  for (const auto& [flag, paths_of_flag] : inputs) {
+    if (absl::Status s = CheckOutputIsNoInput(paths.out, paths_of_flag, flag);
+        !s.ok())
+      return s;
   }
   absl::StatusOr<chess::EngineConfig> config = chess::LoadEngineConfig(start);
   if (!config.ok()) return config.status();
@@ -260,13 +314,6 @@ chess::PositionSource DatasetPositions(std::vector<std::string> paths) {
     }
     return absl::OkStatus();
   };
-}
-
-std::vector<std::string> DatasetPaths(const std::string& flag) {
-  std::vector<std::string> paths;
-  for (absl::string_view d : absl::StrSplit(flag, ',', absl::SkipEmpty()))
-    paths.push_back(chess::CommandLinePath(std::string(d)));
-  return paths;
 }
 
 int Net() {
@@ -622,9 +669,9 @@ int Datagen(const std::vector<char*>& operands) {
   if (!run.ok()) return Fail(run.status());
   std::string data = chess::CommandLinePath(absl::GetFlag(FLAGS_out));
   if (data.empty()) data = (fs::path(run->output_dir) / "data.bin").string();
-  auto report =
-      chess::RunDatagen(run->config, run->args.dir, run->output_dir, data,
-                        run->args.slurm, absl::GetFlag(FLAGS_played_only));
+  auto report = chess::RunDatagen(
+      run->config, run->args.dir, run->output_dir, data, run->args.slurm,
+      absl::GetFlag(FLAGS_played_only), absl::GetFlag(FLAGS_drop_damaged));
   if (!report.ok()) return Fail(report.status());
   std::cout << chess::FormatDatagenReport(*report);
   return chess::kExitOk;
@@ -639,7 +686,7 @@ const std::vector<chess::Subcommand>& Subcommands() {
       {"extract",
        "--out=DATA INPUT...",
        {"out", "format", "append", "skip_plies", "max_per_game", "player",
-        "qsearch_config", "seed"},
+        "accept_torn", "qsearch_config", "seed"},
        Extract},
       {"texel",
        "--data=DATA[,DATA] --start=CONFIG --out=CONFIG",
@@ -661,9 +708,10 @@ const std::vector<chess::Subcommand>& Subcommands() {
        {"output_dir", "slurm_shards", "slurm_cpus", "srun", "sbatch", "arena"},
        Loop},
       {"datagen",
-       "DATAGEN.textproto --output_dir=DIR [--out=DATA] [--played_only]",
-       {"output_dir", "out", "played_only", "slurm_shards", "slurm_cpus",
-        "srun", "sbatch", "arena"},
+       "DATAGEN.textproto --output_dir=DIR [--out=DATA] [--played_only] "
+       "[--drop_damaged]",
+       {"output_dir", "out", "played_only", "drop_damaged", "slurm_shards",
+        "slurm_cpus", "srun", "sbatch", "arena"},
        Datagen},
       {"report", "LOOP_DIR|TEXEL_RECORD|SPSA_STATE", {"out"}, Report},
       {"bench",
@@ -698,6 +746,7 @@ int main(int argc, char** argv) {
       "tuner datagen|extract|texel|net|spsa|loop|report|bench ... (see "
       "tuner_main.cc)");
   std::vector<char*> args = absl::ParseCommandLine(argc, argv);
+  chess::EndChildrenOnTermination("tuner");
   ::signal(SIGPIPE, SIG_IGN);
   const std::string command = args.size() > 1 ? args[1] : "";
   std::vector<char*> rest(args.begin() + std::min<size_t>(2, args.size()),

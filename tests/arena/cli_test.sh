@@ -130,6 +130,20 @@ grep -q "nodes: 300" fc/match.textproto || fail "fastchess options: no match.tex
 [[ "$(grep -c '^\[Event' fc.pgn)" == 4 ]] || fail "-pgnout: $(ls)"
 "$ARENA" run "${fastchess[@]}" >fc2.txt 2>&1
 grep -q "resuming: 4 games in the log, 0 to play" fc2.txt || fail "fastchess rerun: $(head -3 fc2.txt)"
+# -pgnout appends, as fastchess does, each game once: the rerun added none.
+[[ "$(grep -c '^\[Event' fc.pgn)" == 4 ]] || fail "-pgnout after a rerun: $(grep -c '^\[Event' fc.pgn) games"
+# It never replaces the match's own files, nor a file the run did not create.
+cp fc/games.log games.log.before
+for own in fc/games.log fc/match.textproto fc/result.textproto fc; do
+  "$ARENA" "${fastchess[@]/file=fc.pgn/file=$own}" >own.txt 2>&1; rc=$?
+  (( rc == 2 )) || fail "-pgnout file=$own: exit $rc: $(tail -2 own.txt)"
+done
+cmp -s fc/games.log games.log.before || fail "-pgnout file=fc/games.log changed the log"
+printf 'a file of the user\n' >mine.pgn
+"$ARENA" "${fastchess[@]/file=fc.pgn/file=mine.pgn}" >mine.txt 2>&1; rc=$?
+(( rc == 0 )) || fail "-pgnout to an existing file: exit $rc: $(tail -2 mine.txt)"
+[[ "$(head -1 mine.pgn)" == "a file of the user" && "$(grep -c '^\[Event' mine.pgn)" == 4 ]] ||
+  fail "-pgnout replaced an existing file: $(head -3 mine.pgn)"
 "$ARENA" "${fastchess[@]}" -recover >fc3.txt 2>&1; rc=$?
 (( rc == 2 )) && grep -q "^-recover: not supported" fc3.txt || fail "-recover: exit $rc: $(cat fc3.txt)"
 
@@ -249,6 +263,25 @@ printf 'name: "ok"\nplayers { name: "a" config {} }\nplayers { name: "b" config 
 (( rc == 2 )) || fail "slurm, an --sbatch option with a newline: exit $rc: $(cat slurm2.txt)"
 "$ARENA" slurm ok.textproto --shards=2 --output_dir="$WORK/slurm" --dry_run >slurm3.txt 2>&1
 grep -q "^exec '$WORK/slurm/bin/arena' " slurm3.txt || fail "the shards do not run the run's copy: $(cat slurm3.txt)"
+
+# One run at a time in an output directory; SIGTERM ends a run and its engines (even
+# ones that outlive the end of their input) and leaves a log the same command resumes.
+long=(-engine "cmd=$FAKE" args=deaf name=a -engine "cmd=$FAKE" args=deaf name=b
+  -each tc=inf nodes=1 -rounds 100000 -repeat -maxmoves 20 --output_dir=term --progress=false)
+"$ARENA" "${long[@]}" >term1.txt 2>&1 &
+first=$!
+for _ in $(seq 200); do [[ -s term/games.log ]] && break; sleep 0.1; done
+sleep 0.5
+"$ARENA" "${long[@]}" >term2.txt 2>&1; rc=$?
+(( rc == 2 )) && grep -q "another run" term2.txt || fail "a second run in one directory: exit $rc: $(tail -2 term2.txt)"
+kill -TERM "$first"
+wait "$first"; rc=$?
+(( rc == 143 )) || fail "SIGTERM: exit $rc: $(tail -2 term1.txt)"
+grep -q "stopped by SIGTERM" term1.txt || fail "SIGTERM: $(tail -2 term1.txt)"
+sleep 0.5
+pgrep -f "$FAKE deaf" >/dev/null && { fail "SIGTERM left engines running: $(pgrep -af "$FAKE deaf")"; pkill -KILL -f "$FAKE deaf"; }
+"$ARENA" summary term >term3.txt 2>&1; rc=$?
+(( rc == 0 || rc == 1 )) || fail "the log after SIGTERM: exit $rc: $(tail -2 term3.txt)"
 
 if ((failures)); then echo "$failures failure(s)"; exit 1; fi
 echo "cli test: PASS"

@@ -74,10 +74,42 @@ CONFIG
 (( rc == 0 )) || fail "UCI player: exit $rc: $(tail -3 uci.log)"
 (( $(wc -l <uci.txt) > 20 )) || fail "UCI player: only $(wc -l <uci.txt) positions"
 
+# One run at a time in an output directory: while another holds it, datagen
+# refuses to start (exit 2) and the log stays as it was.
+before=$(md5sum <whole/games/games.log)
+flock whole/games sleep 5 &
+holder=$!
+sleep 0.3
+"$TUNER" datagen gen.textproto --output_dir=whole >locked.txt 2>&1; rc=$?
+wait "$holder"
+(( rc == 2 )) && grep -q "another run" locked.txt || fail "a second writer: exit $rc: $(tail -2 locked.txt)"
+[[ "$(md5sum <whole/games/games.log)" == "$before" ]] || fail "a refused run changed the log"
+
+# A damaged log: refused, naming the way back, which keeps every intact game:
+# --drop_damaged plays the damaged ones again (the same positions as before),
+# with --played_only it leaves them out.
+cp -r whole damaged
+size=$(stat -c %s damaged/games/games.log)
+printf '\xff\xff\xff\xff' | dd of=damaged/games/games.log bs=1 seek=$((size * 2 / 3)) conv=notrunc 2>/dev/null
+"$TUNER" datagen gen.textproto --output_dir=damaged >damaged.txt 2>&1; rc=$?
+(( rc == 2 )) && grep -q -- "--drop_damaged" damaged.txt || fail "a damaged log: exit $rc: $(tail -2 damaged.txt)"
+"$TUNER" datagen gen.textproto --output_dir=damaged --played_only --drop_damaged \
+  --out=intact.txt >intact.log 2>&1; rc=$?
+(( rc == 0 )) && grep -q "left out 1 damaged records" intact.log ||
+  fail "--played_only --drop_damaged: exit $rc: $(tail -3 intact.log)"
+"$TUNER" datagen gen.textproto --output_dir=damaged --drop_damaged --out=replayed.txt \
+  >replayed.log 2>&1; rc=$?
+(( rc == 0 )) || fail "--drop_damaged: exit $rc: $(tail -3 replayed.log)"
+[[ -f damaged/games/games.log.damaged ]] || fail "--drop_damaged kept no copy of the damaged log"
+cmp -s <(sort whole.bullet.txt) <(sort replayed.txt) || fail "--drop_damaged: other positions than the undamaged run's"
+(( $(wc -l <intact.txt) < $(wc -l <replayed.txt) )) || fail "--played_only kept the damaged game's positions"
+
 # Bad input: exit 2, naming the field; an output that cannot be written: 4.
-sed 's/soft_nodes: 400/soft_nodes: 0/' gen.textproto >bad.textproto
-"$TUNER" datagen bad.textproto --output_dir=bad >bad.txt 2>&1; rc=$?
-(( rc == 2 )) && grep -q "soft_nodes" bad.txt || fail "soft_nodes 0: exit $rc: $(cat bad.txt)"
+for nodes in 0 4611686018427387904; do
+  sed "s/soft_nodes: 400/soft_nodes: $nodes/" gen.textproto >bad.textproto
+  "$TUNER" datagen bad.textproto --output_dir=bad >bad.txt 2>&1; rc=$?
+  (( rc == 2 )) && grep -q "soft_nodes: must be 1 to 2^50" bad.txt || fail "soft_nodes $nodes: exit $rc: $(cat bad.txt)"
+done
 "$TUNER" datagen gen.textproto >nodir.txt 2>&1; rc=$?
 (( rc == 2 )) && grep -q "needs --output_dir" nodir.txt || fail "no --output_dir: exit $rc"
 "$TUNER" datagen gen.textproto --output_dir=whole --out=/proc/no/data.bin >io.txt 2>&1; rc=$?

@@ -125,5 +125,41 @@ rm -f refused.textproto
 rc=$?
 (( rc == 4 )) || fail "expected exit 4 for an unwritable --out, got $rc: $(tail -2 io.txt)"
 
+# No output replaces an input: --out naming --data, --valid or --start, or an
+# extract input, is refused (exit 2) and the input stays as it was.
+before=$(md5sum <data.epd)
+for args in "--data=data.epd --out=data.epd" "--data=data.epd --valid=data.epd --out=./data.epd"; do
+  "$TUNER" net $args --start="$START" --settings=settings.textproto >same_out.txt 2>&1; rc=$?
+  (( rc == 2 )) && grep -q "is also an input" same_out.txt || fail "net $args: exit $rc: $(tail -2 same_out.txt)"
+done
+"$TUNER" texel --data=data.epd --out=data.epd --start="$START" >same_out.txt 2>&1; rc=$?
+(( rc == 2 )) && grep -q "is also an input" same_out.txt || fail "texel --out=its data: exit $rc: $(tail -2 same_out.txt)"
+"$TUNER" extract --out=data.epd data.epd >same_out.txt 2>&1; rc=$?
+(( rc == 2 )) || fail "extract --out=its input: exit $rc: $(tail -2 same_out.txt)"
+[[ "$(md5sum <data.epd)" == "$before" ]] || fail "an output replaced the training set"
+"$TUNER" net --data=/tmp --start="$START" --out=dir.textproto --settings=settings.textproto >dir.txt 2>&1; rc=$?
+(( rc == 2 )) && grep -q "is a directory" dir.txt || fail "--data=/tmp: exit $rc: $(tail -2 dir.txt)"
+
+# A data set whose writer stopped mid-chunk: the loss is reported with exit 2 and
+# nothing is written over; --accept_torn copies the whole chunks.
+for i in $(seq 1 1100); do head -4 data.epd; done >big.epd
+"$TUNER" extract --out=big.bin big.epd >/dev/null 2>&1 || fail "extract big.epd"
+head -c -100 big.bin >torn.bin
+echo "the user's file" >kept.txt
+"$TUNER" extract --out=kept.txt torn.bin >torn.txt 2>&1; rc=$?
+(( rc == 2 )) && grep -q "torn: .* bytes after its 1 whole chunks (4096 positions)" torn.txt ||
+  fail "a torn set: exit $rc: $(cat torn.txt)"
+[[ "$(cat kept.txt)" == "the user's file" ]] || fail "a torn set replaced the output"
+"$TUNER" extract --accept_torn --out=whole.txt torn.bin >accepted.txt 2>&1; rc=$?
+(( rc == 0 )) && grep -q "torn" accepted.txt && [[ "$(wc -l <whole.txt)" == 4096 ]] ||
+  fail "--accept_torn: exit $rc, $(wc -l <whole.txt) lines: $(cat accepted.txt)"
+head -c 100 big.bin >first.bin
+"$TUNER" extract --out=kept.txt first.bin >first.txt 2>&1; rc=$?
+(( rc == 2 )) && [[ "$(cat kept.txt)" == "the user's file" ]] ||
+  fail "a set torn in its first chunk: exit $rc: $(cat first.txt)"
+"$TUNER" extract --out=kept.txt junk.epd >junk_extract.txt 2>&1; rc=$?
+(( rc == 2 )) && grep -q "no valid training position" junk_extract.txt &&
+  [[ "$(cat kept.txt)" == "the user's file" ]] || fail "extract of no position: exit $rc: $(cat junk_extract.txt)"
+
 (( failures == 0 )) && echo PASS
 exit $(( failures > 0 ))
