@@ -18,6 +18,12 @@ TEST(AffinityTest, ThreadsPerGameIsTheMostAnyPlayerUses) {
   (*config.add_players()->mutable_external()->mutable_options())["Threads"] =
       "3";
   EXPECT_EQ(ThreadsPerGame(config), 3);
+  // Engines read option names in any case; so does the count.
+  config.mutable_players(1)->mutable_external()->clear_options();
+  (*config.mutable_players(1)
+        ->mutable_external()
+        ->mutable_options())["threads"] = "4";
+  EXPECT_EQ(ThreadsPerGame(config), 4);
   config.mutable_players(1)->mutable_external()->clear_options();
   EXPECT_EQ(ThreadsPerGame(config), 2);
 }

@@ -171,6 +171,8 @@ TEST(FastchessCliTest, WhatWeDoNotSupportIsRefusedByName) {
               HasSubstr("MOVES/BASE[+INC] needs 1 to 1000 moves"));
   EXPECT_THAT(Error(two + "-each tc=inf"),
               HasSubstr("no tc=, st=, nodes= or depth="));
+  // Once, 1e300 overflowed into a negative time: "must not be negative".
+  EXPECT_THAT(Error(two + "-each st=1e300"), HasSubstr("at most 1e7 seconds"));
   EXPECT_THAT(Error(two + "-each tc=1 ponder=true"),
               HasSubstr("-engine 1 ponder: not supported"));
   EXPECT_THAT(Error(two + "-each tc=1 -sprt elo0=0 elo1=5 model=bayesian"),

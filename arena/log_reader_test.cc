@@ -288,6 +288,24 @@ TEST_F(HostileRecordTest, ResultThatContradictsTheTermination) {
     SCOPED_TRACE("the final position says otherwise");
     ExpectReportedGame("the final position says otherwise");
   }
+  // No termination, a win: a reason is needed for a decisive result.
+  EditGame([](GameRecord* g) {
+    g->set_termination(GameRecord::NONE);
+    g->set_result(GameRecord::WHITE_WINS);
+  });
+  {
+    SCOPED_TRACE("NONE and a win");
+    ExpectReportedGame("result WHITE_WINS with termination NONE");
+  }
+  // A stalemate the final position does not show (a game cut short).
+  EditGame([](GameRecord* g) {
+    g->set_termination(GameRecord::STALEMATE);
+    g->set_result(GameRecord::DRAW);
+  });
+  {
+    SCOPED_TRACE("STALEMATE");
+    ExpectReportedGame("STALEMATE: the final position says otherwise");
+  }
 }
 
 TEST_F(HostileRecordTest, HeaderWithoutPlayersOrWithOneGauntletPlayer) {

@@ -40,6 +40,7 @@
 #include "common/stopwatch.h"
 #include "common/textproto.h"
 #include "engine/config.h"
+#include "engine/syzygy.h"
 #include "google/protobuf/text_format.h"
 #include "google/protobuf/util/message_differencer.h"
 
@@ -386,6 +387,15 @@ absl::StatusOr<MatchSummary> PlayMatchForSummary(const LoadedMatch& match,
   // Two runs in one directory would tear each other's log.
   absl::StatusOr<DirectoryLock> lock = DirectoryLock::Acquire(dir);
   if (!lock.ok()) return lock.status();
+  if (const std::string& tables = config.adjudication().tb_path();
+      !tables.empty()) {
+    // Loaded once for every game; a damaged table is left out, and said so.
+    if (absl::StatusOr<syzygy::TableSet> loaded = syzygy::Load(tables);
+        loaded.ok()) {
+      for (const std::string& skipped : loaded->skipped)
+        Note(options, absl::StrCat("tablebases: ", skipped, "\n"));
+    }
+  }
   const std::string log_path = (fs::path(dir) / "games.log").string();
 
   // Resume from an existing log of the same match, or start a new one.

@@ -174,6 +174,18 @@ if [[ -d "$SHARED_TB" ]]; then
   [[ "$(grep -c 'TerminationDetails "Syzygy tablebases: White wins"' tb.pgn)" == 2 &&
      "$(grep -c 'TerminationDetails "Syzygy tablebases: a draw"' tb.pgn)" == 2 ]] ||
     fail "-tb: PGN $(grep Termination tb.pgn)"
+  # Damaged copies (once an abort at the first adjudication, and again at every
+  # resume): left out and named; the match is played and adjudicated by the rest.
+  mkdir tbd && cp "$SHARED_TB"/* tbd/ && chmod u+w tbd/*
+  truncate -s 16 tbd/KQvKR.rtbw
+  dd if=/dev/zero of=tbd/KRvKP.rtbw bs=1 seek=4 count=60000 conv=notrunc 2>/dev/null
+  "$ARENA" -engine "cmd=$UCI" name=a -engine "cmd=$UCI" name=b -each tc=inf nodes=2000 \
+      -rounds 2 -repeat -openings file=tb.epd format=epd order=sequential \
+      -tb tbd --output_dir=tbd-out --progress=false >tbd.txt 2>&1; rc=$?
+  (( rc == 0 )) || fail "-tb with damaged tables: exit $rc: $(tail -3 tbd.txt)"
+  grep -q 'tablebases: ".*/tbd/KQvKR.rtbw" skipped: its size (16 bytes)' tbd.txt &&
+    grep -q 'tablebases: ".*/tbd/KRvKP.rtbw" skipped: damaged' tbd.txt ||
+    fail "-tb with damaged tables: not named: $(head -5 tbd.txt)"
 else
   echo "SKIP: ../shared/tablebases is absent; tablebase adjudication not played"
 fi
