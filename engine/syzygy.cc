@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <tbprobe.h>
@@ -306,6 +307,95 @@ void RemoveLinks(const std::string& dir) {
   std::filesystem::remove_all(dir, error);
 }
 
+// A fault inside Fathom while it probes: a table damaged where the probes of
+// its check did not reach. The probe is abandoned (siglongjmp out of Fathom,
+// which holds no lock of its own) and the tables are turned off; a fault
+// anywhere else goes to the handler that was there before.
+constexpr int kFaults[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+thread_local sigjmp_buf* fathom_fault_jump = nullptr;
+
+struct PreviousFaultActions {
+  struct sigaction actions[NSIG];
+};
+PreviousFaultActions& ThePreviousFaultActions() {
+  static PreviousFaultActions* const previous = new PreviousFaultActions;
+  return *previous;
+}
+
+void OnFault(int signal, siginfo_t*, void*) {
+  if (sigjmp_buf* jump = fathom_fault_jump) {
+    fathom_fault_jump = nullptr;
+    siglongjmp(*jump, signal);
+  }
+  // Not Fathom's: the previous handler gets the fault when the instruction
+  // runs again.
+  sigaction(signal, &ThePreviousFaultActions().actions[signal], nullptr);
+}
+
+void CatchFathomFaults() {
+  static const bool installed = [] {
+    struct sigaction action = {};
+    action.sa_sigaction = OnFault;
+    action.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&action.sa_mask);
+    for (int fault : kFaults)
+      sigaction(fault, &action, &ThePreviousFaultActions().actions[fault]);
+    return true;
+  }();
+  (void)installed;
+}
+
+// Runs `probe` (calls into Fathom); the signal number of a fault inside it, or
+// 0. Called with the tables' lock held.
+// A stack for the fault handler of this thread, where it has none: a damaged
+// table can make Fathom recurse until the thread's own stack is gone.
+class SignalStack {
+ public:
+  SignalStack() {
+    stack_t current;
+    if (sigaltstack(nullptr, &current) == 0 && !(current.ss_flags & SS_DISABLE))
+      return;  // one of a sanitizer's, or the program's
+    memory_ = std::make_unique<char[]>(kBytes);
+    stack_t ours = {};
+    ours.ss_sp = memory_.get();
+    ours.ss_size = kBytes;
+    sigaltstack(&ours, nullptr);
+  }
+  ~SignalStack() {
+    if (!memory_) return;
+    stack_t off = {};
+    off.ss_flags = SS_DISABLE;
+    sigaltstack(&off, nullptr);
+  }
+
+ private:
+  static constexpr size_t kBytes = 64 * 1024;
+  std::unique_ptr<char[]> memory_;
+};
+
+void EnsureSignalStack() { thread_local SignalStack stack; }
+
+template <typename Probe>
+int GuardedProbe(const Probe& probe) {
+  EnsureSignalStack();
+  sigjmp_buf jump;
+  if (const int signal = sigsetjmp(jump, 1); signal != 0) return signal;
+  fathom_fault_jump = &jump;
+  probe();
+  fathom_fault_jump = nullptr;
+  return 0;
+}
+
+// After a fault: no more probes until other tables are loaded.
+void TurnOffAfterFault(Tables& tables, int signal)
+    ABSL_EXCLUSIVE_LOCKS_REQUIRED(tables.mutex) {
+  tables.largest = 0;
+  tables.loaded.largest = 0;
+  tables.loaded.skipped.push_back(
+      absl::StrCat("every table turned off: probing faulted in Fathom (signal ",
+                   signal, "), a table is damaged"));
+}
+
 }  // namespace
 
 absl::StatusOr<TableSet> Load(absl::string_view paths) {
@@ -318,6 +408,7 @@ absl::StatusOr<TableSet> Load(absl::string_view paths) {
   Tables& tables = TheTables();
   absl::MutexLock lock(&tables.mutex);
   if (tables.loaded.paths == paths) return tables.loaded;
+  CatchFathomFaults();
   TableScan scan = ScanDirectories(*directories);
   std::stable_sort(scan.tables.begin(), scan.tables.end(),
                    [](const TableFile& a, const TableFile& b) {
@@ -366,10 +457,16 @@ std::optional<Wdl> ProbeWdl(const Position& pos) {
   // TB_NO_THREADS: libfathom imports no mutex) and loads a table on its first
   // probe, so two probes at once could both load it.
   absl::MutexLock lock(&tables.mutex);
-  if (PopCount(pos.occupied()) > int(TB_LARGEST)) return std::nullopt;
-  const unsigned result =
-      tb_probe_wdl(f.white, f.black, f.kings, f.queens, f.rooks, f.bishops,
-                   f.knights, f.pawns, 0, 0, f.ep, f.white_to_move);
+  if (PopCount(pos.occupied()) > tables.largest.load()) return std::nullopt;
+  unsigned result = TB_RESULT_FAILED;
+  if (const int fault = GuardedProbe([&] {
+        result = tb_probe_wdl(f.white, f.black, f.kings, f.queens, f.rooks,
+                              f.bishops, f.knights, f.pawns, 0, 0, f.ep,
+                              f.white_to_move);
+      })) {
+    TurnOffAfterFault(tables, fault);
+    return std::nullopt;
+  }
   if (result == TB_RESULT_FAILED) return std::nullopt;
   return FromFathomWdl(result);
 }
@@ -386,19 +483,24 @@ std::optional<RootRanking> RankRootMoves(const Position& pos, bool has_repeated,
     // Fathom's root probes share state between calls: one at a time.
     Tables& tables = TheTables();
     absl::MutexLock lock(&tables.mutex);
-    if (PopCount(pos.occupied()) > int(TB_LARGEST)) return std::nullopt;
-    if (!tb_probe_root_dtz(
-            f.white, f.black, f.kings, f.queens, f.rooks, f.bishops, f.knights,
-            f.pawns, unsigned(pos.halfmove_clock()), 0, f.ep, f.white_to_move,
-            has_repeated, use_rule50, ranked.get())) {
-      by_dtz = false;
-      if (!tb_probe_root_wdl(f.white, f.black, f.kings, f.queens, f.rooks,
-                             f.bishops, f.knights, f.pawns,
-                             unsigned(pos.halfmove_clock()), 0, f.ep,
-                             f.white_to_move, use_rule50, ranked.get())) {
-        return std::nullopt;
-      }
+    if (PopCount(pos.occupied()) > tables.largest.load()) return std::nullopt;
+    bool ranked_by_any = false;
+    if (const int fault = GuardedProbe([&] {
+          by_dtz = tb_probe_root_dtz(
+              f.white, f.black, f.kings, f.queens, f.rooks, f.bishops,
+              f.knights, f.pawns, unsigned(pos.halfmove_clock()), 0, f.ep,
+              f.white_to_move, has_repeated, use_rule50, ranked.get());
+          ranked_by_any =
+              by_dtz ||
+              tb_probe_root_wdl(f.white, f.black, f.kings, f.queens, f.rooks,
+                                f.bishops, f.knights, f.pawns,
+                                unsigned(pos.halfmove_clock()), 0, f.ep,
+                                f.white_to_move, use_rule50, ranked.get());
+        })) {
+      TurnOffAfterFault(tables, fault);
+      return std::nullopt;
     }
+    if (!ranked_by_any) return std::nullopt;
   }
   if (ranked->size == 0) return std::nullopt;
   int32_t best_rank = ranked->moves[0].tbRank;

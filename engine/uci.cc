@@ -321,8 +321,13 @@ void UciSession::HandleGo(absl::string_view args) {
                          // ended
   if (ponder) engine_->BeginPonder();
   search_thread_ = std::thread([this, limits, game = game_]() {
+    const size_t tablebase_notes = syzygy::Loaded().skipped.size();
     SearchInfo info = engine_->Search(
         game, limits, [this](const SearchInfo& i) { Send(FormatInfo(i)); });
+    // A table that faulted Fathom in this search turned the tables off.
+    const std::vector<std::string> notes = syzygy::Loaded().skipped;
+    for (size_t i = tablebase_notes; i < notes.size(); ++i)
+      Send(absl::StrCat("info string ", notes[i]));
     // The reply the search expects, which a GUI ponders on.
     const bool has_reply = info.pv.size() >= 2 && info.pv[0] == info.best_move;
     Send(absl::StrCat(
