@@ -15,6 +15,9 @@ enum ExitCode {
   // An engine could not be started or died, so results are meaningless.
   kExitEngineFailure = 3,
   kExitIoError = 4,  // an output could not be written (or a program not run)
+  // Ended by a signal: 128 + its number, as a shell reports it (SIGTERM 143,
+  // SIGINT 130; common/termination.h).
+  kExitSignalBase = 128,
 };
 
 // The exit code of a failed operation from its status: bad input for

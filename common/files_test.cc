@@ -80,5 +80,35 @@ TEST(FilesTest, AFifoReceivesTheContentsInPlace) {
   EXPECT_TRUE(S_ISFIFO(st.st_mode));
 }
 
+// One writer per output directory: a second lock is refused, naming the
+// directory, until the first is released.
+TEST(FilesTest, ADirectoryLockIsHeldByOneAtATime) {
+  const std::string dir = ::testing::TempDir() + "/locked";
+  std::filesystem::create_directories(dir);
+  {
+    absl::StatusOr<DirectoryLock> first = DirectoryLock::Acquire(dir);
+    ASSERT_TRUE(first.ok()) << first.status();
+    absl::StatusOr<DirectoryLock> second = DirectoryLock::Acquire(dir);
+    ASSERT_FALSE(second.ok());
+    EXPECT_TRUE(absl::IsFailedPrecondition(second.status()));
+    EXPECT_NE(second.status().message().find(dir), std::string::npos);
+    EXPECT_NE(second.status().message().find("another run"), std::string::npos);
+  }
+  EXPECT_TRUE(DirectoryLock::Acquire(dir).ok());
+  EXPECT_FALSE(DirectoryLock::Acquire(dir + "/missing").ok());
+}
+
+TEST(FilesTest, SameFileSeesThroughSpellings) {
+  const std::string dir = ::testing::TempDir() + "/same";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/a") << "x";
+  std::filesystem::remove(dir + "/link");
+  std::filesystem::create_symlink(dir + "/a", dir + "/link");
+  EXPECT_TRUE(SameFile(dir + "/a", dir + "/./a"));
+  EXPECT_TRUE(SameFile(dir + "/a", dir + "/link"));
+  EXPECT_FALSE(SameFile(dir + "/a", dir + "/b"));
+  EXPECT_TRUE(SameFile(dir + "/new", dir + "/../same/new"));  // neither exists
+}
+
 }  // namespace
 }  // namespace chess

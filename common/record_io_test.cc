@@ -82,6 +82,8 @@ TEST(RecordIoTest, StreamReaderAgreesWithTheWholeFileReader) {
   }
   EXPECT_EQ(n, 20u);
   EXPECT_EQ(reader->valid_bytes(), whole->valid_bytes);
+  // The torn header after them: "\x10" (the literal ends at its NUL).
+  EXPECT_EQ(reader->torn_bytes(), 1u);
 
   {
     std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
@@ -109,6 +111,12 @@ TEST(RecordIoTest, StreamReaderAgreesWithTheWholeFileReader) {
   std::ofstream(::testing::TempDir() + "text.log") << "hello\n";
   EXPECT_TRUE(absl::IsInvalidArgument(
       RecordReader::Open(::testing::TempDir() + "text.log").status()));
+  // A directory is not an empty file (fopen opens one for reading).
+  const absl::Status directory =
+      RecordReader::Open(::testing::TempDir()).status();
+  EXPECT_TRUE(absl::IsInvalidArgument(directory)) << directory;
+  EXPECT_THAT(std::string(directory.message()),
+              ::testing::HasSubstr("is a directory"));
 }
 
 TEST(RecordIoTest, SharedWriterKeepsEveryRecordOfManyThreadsWhole) {

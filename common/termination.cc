@@ -11,6 +11,8 @@
 #include <set>
 #include <thread>
 
+#include "common/exit_code.h"
+
 namespace chess {
 namespace {
 
@@ -70,7 +72,7 @@ void EndChildrenOnTermination(const std::string& program) {
     std::fflush(stderr);
     // Not exit(): other threads are still running games and their engines'
     // objects; the logs are synced record by record.
-    std::_Exit(128 + signal);
+    std::_Exit(kExitSignalBase + signal);
   }).detach();
 }
 
