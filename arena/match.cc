@@ -38,6 +38,7 @@
 #include "common/random.h"
 #include "common/record_io.h"
 #include "common/stopwatch.h"
+#include "common/termination.h"
 #include "common/textproto.h"
 #include "engine/config.h"
 #include "engine/syzygy.h"
@@ -496,6 +497,9 @@ absl::StatusOr<MatchSummary> PlayMatchForSummary(const LoadedMatch& match,
           match.openings[s.opening], config.openings().random_plies(),
           Mix64(config.seed() ^ (line * 0xA24BAED4963EE407ull)));
       PlayGame(opening, seats[0], seats[1], config.adjudication(), &record);
+      // A SIGTERM's end of the engines is no result; the game is played again
+      // when the match resumes.
+      if (TerminationRequested()) break;
       record.set_end_time(NowRfc3339());
       // Durable before it counts; the disk's sync is shared between the
       // games that finish together, and holds no lock of ours.

@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -21,7 +22,7 @@ namespace {
 struct ChildGroups {
   std::mutex mutex;
   std::set<pid_t> groups;
-  bool terminating = false;
+  std::atomic<bool> terminating{false};
 };
 
 ChildGroups& TheChildGroups() {
@@ -84,6 +85,8 @@ pid_t SpawnChildGroup(const std::function<pid_t()>& spawn) {
   if (pid > 0) children.groups.insert(pid);
   return pid;
 }
+
+bool TerminationRequested() { return TheChildGroups().terminating.load(); }
 
 void UnregisterChildGroup(pid_t pgid) {
   ChildGroups& children = TheChildGroups();

@@ -32,6 +32,11 @@ pid_t SpawnChildGroup(const std::function<pid_t()>& spawn);
 // The group ended or was waited for: a termination leaves it alone.
 void UnregisterChildGroup(pid_t pgid);
 
+// Whether a termination has begun: set before any engine is signalled, so a
+// game whose engine died after it was read as true is one the termination
+// ended, not a result to record.
+bool TerminationRequested();
+
 // Resets, for a child posix_spawn starts with `attributes`, what
 // EndChildrenOnTermination and ignoring SIGPIPE changed: an empty signal mask
 // and the default actions of SIGPIPE, SIGTERM and SIGINT.

@@ -294,6 +294,8 @@ sleep 0.5
 pgrep -f "$FAKE deaf" >/dev/null && { fail "SIGTERM left engines running: $(pgrep -af "$FAKE deaf")"; pkill -KILL -f "$FAKE deaf"; }
 "$ARENA" summary term >term3.txt 2>&1; rc=$?
 (( rc == 0 || rc == 1 )) || fail "the log after SIGTERM: exit $rc: $(tail -2 term3.txt)"
+# The engines the termination ended lost no game for it.
+grep -q "ENGINE_CRASH\|ENGINE_TIMEOUT" term3.txt && fail "SIGTERM recorded engine failures: $(grep Terminations term3.txt)"
 
 if ((failures)); then echo "$failures failure(s)"; exit 1; fi
 echo "cli test: PASS"
