@@ -1,9 +1,11 @@
 #include "engine/syzygy.h"
 
 #include <fcntl.h>
+#include <link.h>
 #include <poll.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <tbprobe.h>
 #include <unistd.h>
@@ -11,6 +13,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <system_error>
@@ -211,6 +214,96 @@ void StirTheHeap() {
   }
 }
 
+// In the checking child, Fathom's malloc and free are redirected to blocks
+// that end at an inaccessible page (as Electric Fence places them): a damaged
+// header that makes Fathom write past a buffer then faults in the child at
+// once, where with glibc's heap it would spoil memory the engine reads later.
+constexpr uint64_t kFencedMagic = 0x5a7e9c3b11d4f08dULL;
+
+void* FencedMalloc(size_t size) {
+  const size_t page = size_t(sysconf(_SC_PAGESIZE));
+  const size_t rounded = (size + 15) & ~size_t(15);
+  const size_t pages = (rounded + 16 + page - 1) / page;
+  const size_t bytes = (pages + 1) * page;
+  void* mapping = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mapping == MAP_FAILED) return nullptr;
+  char* const fence = static_cast<char*>(mapping) + pages * page;
+  mprotect(fence, page, PROT_NONE);
+  char* const block = fence - rounded;
+  const uint64_t header[2] = {kFencedMagic, bytes};
+  std::memcpy(block - 16, header, sizeof(header));
+  return block;
+}
+
+void FencedFree(void* pointer) {
+  if (pointer == nullptr) return;
+  char* const block = static_cast<char*>(pointer);
+  uint64_t header[2];
+  // Before glibc's own blocks lie their chunk headers: readable, never this
+  // 64-bit constant in practice.
+  std::memcpy(header, block - 16, sizeof(header));
+  if (header[0] != kFencedMagic) {
+    free(pointer);  // the parent's Fathom tables, freed by tb_init
+    return;
+  }
+  const size_t page = size_t(sysconf(_SC_PAGESIZE));
+  const uintptr_t end =
+      (reinterpret_cast<uintptr_t>(block) + page - 1) / page * page + page;
+  munmap(reinterpret_cast<void*>(end - header[1]), header[1]);
+}
+
+// Points libfathom's GOT entries of malloc and free at the fenced ones.
+int RedirectAllocation(dl_phdr_info* info, size_t, void*) {
+  if (info->dlpi_name == nullptr ||
+      std::strstr(info->dlpi_name, "libfathom") == nullptr)
+    return 0;
+  const ElfW(Addr) base = info->dlpi_addr;
+  const auto absolute = [base](ElfW(Addr) address) {
+    return address < base ? address + base : address;
+  };
+  const ElfW(Dyn)* dynamic = nullptr;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
+      dynamic =
+          reinterpret_cast<const ElfW(Dyn)*>(base + info->dlpi_phdr[i].p_vaddr);
+  }
+  if (dynamic == nullptr) return 1;
+  const ElfW(Rela)* relocations = nullptr;
+  size_t relocation_bytes = 0;
+  const ElfW(Sym)* symbols = nullptr;
+  const char* names = nullptr;
+  for (const ElfW(Dyn)* d = dynamic; d->d_tag != DT_NULL; ++d) {
+    if (d->d_tag == DT_JMPREL)
+      relocations =
+          reinterpret_cast<const ElfW(Rela)*>(absolute(d->d_un.d_ptr));
+    if (d->d_tag == DT_PLTRELSZ) relocation_bytes = d->d_un.d_val;
+    if (d->d_tag == DT_SYMTAB)
+      symbols = reinterpret_cast<const ElfW(Sym)*>(absolute(d->d_un.d_ptr));
+    if (d->d_tag == DT_STRTAB)
+      names = reinterpret_cast<const char*>(absolute(d->d_un.d_ptr));
+  }
+  if (!relocations || !symbols || !names) return 1;
+  const size_t page = size_t(sysconf(_SC_PAGESIZE));
+  for (size_t i = 0; i < relocation_bytes / sizeof(ElfW(Rela)); ++i) {
+    const char* name =
+        names + symbols[ELF64_R_SYM(relocations[i].r_info)].st_name;
+    void* replacement = std::strcmp(name, "malloc") == 0
+                            ? reinterpret_cast<void*>(&FencedMalloc)
+                        : std::strcmp(name, "free") == 0
+                            ? reinterpret_cast<void*>(&FencedFree)
+                            : nullptr;
+    if (replacement == nullptr) continue;
+    void** slot = reinterpret_cast<void**>(base + relocations[i].r_offset);
+    // The table is read-only after loading (RELRO): writable in this child.
+    void* slot_page = reinterpret_cast<void*>(
+        reinterpret_cast<uintptr_t>(slot) / page * page);
+    if (mprotect(slot_page, page, PROT_READ | PROT_WRITE) == 0)
+      *slot = replacement;
+  }
+  return 1;
+}
+
 // The child's side of Survives: loads Fathom from `dir`, probes `table` and
 // exits 0 when that went well.
 [[noreturn]] void ProbeInChild(const std::string& dir, const TableFile& table,
@@ -221,6 +314,9 @@ void StirTheHeap() {
     ::signal(fault, SIG_DFL);
   if (__sanitizer_set_death_callback) __sanitizer_set_death_callback(nullptr);
   if (!tb_init(dir.c_str())) _exit(1);
+  // After tb_init, whose allocations are many and small: a table's buffers
+  // are allocated when it is first probed.
+  dl_iterate_phdr(RedirectAllocation, nullptr);
   ProbeSample(table, kPositionsPerTable, 0x5eed);
   StirTheHeap();
   const char done = 1;

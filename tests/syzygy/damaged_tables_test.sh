@@ -4,8 +4,8 @@
 # directory or FIFO in its place, each beside the intact others of ../shared. The
 # engine loads the path, searches a position of that table's material and must
 # answer a bestmove and exit 0 on quit: no abort, fault, hang or block (before the
-# checks of engine/syzygy_files.h, the child-process probes and the fault guard, 51 of
-# 104 such copies of four tables crashed or hung it).
+# checks of engine/syzygy_files.h, the child-process probes with Fathom's buffers fenced
+# and the fault guard, 51 of 104 such copies of four tables crashed or hung it).
 set -uo pipefail
 UCI="$PWD/$1"
 shared="$(dirname "$(readlink -f configs/engines/default.textproto)")/../../../shared/tablebases/syzygy"
@@ -19,8 +19,9 @@ kinds=(cut16 cut1040 zeros flip1 flip2 flip3 flip4 flip5 flip6 flip7 flip8 dir f
 # Under a sanitizer (5-20x slower) the kinds that crashed the most before, no flips.
 [[ -n "${CHESS_HARNESS_SANITIZED:-}" ]] && kinds=(cut16 cut1040 zeros dir fifo)
 failures=0 cases=0
-for table in KRvKP KPvKP; do
+for table in KQvK KRvKP KPvKP; do
   case $table in
+    KQvK) fen="8/8/8/3k4/8/8/1Q6/K7 w - - 0 1" ;;
     KRvKP) fen="8/8/8/3k4/8/3p4/1R6/K7 w - - 0 1" ;;
     KPvKP) fen="8/8/3p4/3k4/8/3P4/8/K7 w - - 0 1" ;;
   esac
