@@ -116,6 +116,10 @@ send "go depth 5 searchmoves a2a3 h2h3"; expect '^bestmove (a2a3|h2h3)' 5
 
 # Syzygy tablebases (../shared beside the checkout): the tables' verdict as the score.
 send "setoption name SyzygyPath value /no/such/tables"; expect '^info string error: .*/no/such/tables'
+# A path of 10,000 entries (once a minute's block): each directory read once.
+long_path=$(printf '/tmp:%.0s' $(seq 10000))
+send "setoption name SyzygyPath value ${long_path%:}"; send isready; expect '^readyok$' 5
+send "setoption name SyzygyPath value <empty>"
 shared_tb=""
 if [[ -f configs/engines/default.textproto ]]; then
   shared_tb="$(dirname "$(readlink -f configs/engines/default.textproto)")/../../../shared/tablebases/syzygy"

@@ -104,6 +104,24 @@ printf '\xff\xff\xff\xff' | dd of=damaged/games/games.log bs=1 seek=$((size * 2 
 cmp -s <(sort whole.bullet.txt) <(sort replayed.txt) || fail "--drop_damaged: other positions than the undamaged run's"
 (( $(wc -l <intact.txt) < $(wc -l <replayed.txt) )) || fail "--played_only kept the damaged game's positions"
 
+# SIGTERM ends datagen and the engines it started (a UCI player here), and the run
+# resumes: exit 143, no engine left.
+sed 's/games: 2/games: 2000/' uci.textproto >long.textproto
+"$TUNER" datagen long.textproto --output_dir=term >term.txt 2>&1 &
+tuner=$!
+for _ in $(seq 1 300); do [[ -n "$(pgrep -P "$tuner")" ]] && break; sleep 0.05; done
+sleep 1
+engines=$(pgrep -P "$tuner")
+kill -TERM "$tuner"; wait "$tuner"; rc=$?
+(( rc == 143 )) && grep -q "stopped by SIGTERM" term.txt || fail "datagen after SIGTERM: exit $rc: $(tail -2 term.txt)"
+[[ -n "$engines" ]] || fail "datagen started no engine to end"
+sleep 0.3
+for pid in $engines; do
+  # A zombie (state Z) is dead: whoever reaps orphans here has not yet.
+  state=$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)
+  [[ -n "$state" && "$state" != Z ]] && fail "engine $pid outlived datagen's SIGTERM (state $state)"
+done
+
 # Bad input: exit 2, naming the field; an output that cannot be written: 4.
 for nodes in 0 4611686018427387904; do
   sed "s/soft_nodes: 400/soft_nodes: $nodes/" gen.textproto >bad.textproto
