@@ -241,6 +241,10 @@ absl::StatusOr<DatagenReport> RunDatagen(const DatagenConfig& config,
     return absl::InvalidArgumentError(absl::StrCat(
         "--out=", data_path, " is the run's game log; name another file"));
   }
+  if (!r.book_path.empty() && SameFile(data_path, r.book_path)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--out=", data_path, " is the opening book; name another file"));
+  }
 
   // The games already played: this run's cost is measured on the others.
   const std::string log_path = PlayedLogPath(r);

@@ -669,6 +669,9 @@ int Datagen(const std::vector<char*>& operands) {
   if (!run.ok()) return Fail(run.status());
   std::string data = chess::CommandLinePath(absl::GetFlag(FLAGS_out));
   if (data.empty()) data = (fs::path(run->output_dir) / "data.bin").string();
+  if (absl::Status s = CheckOutputIsNoInput(data, {run->args.path}, "config");
+      !s.ok())
+    return Fail(s);
   auto report = chess::RunDatagen(
       run->config, run->args.dir, run->output_dir, data, run->args.slurm,
       absl::GetFlag(FLAGS_played_only), absl::GetFlag(FLAGS_drop_damaged));

@@ -90,7 +90,9 @@ wait "$holder"
 # with --played_only it leaves them out.
 cp -r whole damaged
 size=$(stat -c %s damaged/games/games.log)
-printf '\xff\xff\xff\xff' | dd of=damaged/games/games.log bs=1 seek=$((size * 2 / 3)) conv=notrunc 2>/dev/null
+# One byte's bits flipped (an overwrite could write what was there).
+python3 -c "import sys; p = sys.argv[1]; b = bytearray(open(p, 'rb').read()); b[int(sys.argv[2])] ^= 0xff; open(p, 'wb').write(b)" \
+  damaged/games/games.log $((size * 2 / 3))
 "$TUNER" datagen gen.textproto --output_dir=damaged >damaged.txt 2>&1; rc=$?
 (( rc == 2 )) && grep -q -- "--drop_damaged" damaged.txt || fail "a damaged log: exit $rc: $(tail -2 damaged.txt)"
 "$TUNER" datagen gen.textproto --output_dir=damaged --played_only --drop_damaged \
@@ -130,6 +132,12 @@ for nodes in 0 4611686018427387904; do
 done
 "$TUNER" datagen gen.textproto >nodir.txt 2>&1; rc=$?
 (( rc == 2 )) && grep -q "needs --output_dir" nodir.txt || fail "no --output_dir: exit $rc"
+# No --out over an input: the config, the run's own log.
+for out in gen.textproto whole/games/games.log; do
+  cp "$out" before.copy
+  "$TUNER" datagen gen.textproto --output_dir=whole --out="$out" >over.txt 2>&1; rc=$?
+  (( rc == 2 )) && cmp -s "$out" before.copy || fail "--out=$out: exit $rc: $(tail -2 over.txt)"
+done
 "$TUNER" datagen gen.textproto --output_dir=whole --out=/proc/no/data.bin >io.txt 2>&1; rc=$?
 (( rc == 4 )) || fail "unwritable --out: exit $rc, want 4: $(cat io.txt)"
 
