@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -220,10 +221,21 @@ void StirTheHeap() {
 // once, where with glibc's heap it would spoil memory the engine reads later.
 constexpr uint64_t kFencedMagic = 0x5a7e9c3b11d4f08dULL;
 
+// A fenced block is preceded by its mapping's length, the magic number and the
+// mapping's address; the magic number sits where glibc's blocks have their
+// chunk header, so FencedFree can tell the two apart by it alone.
+struct FenceHeader {
+  size_t bytes;
+  uint64_t magic;
+  void* mapping;
+};
+static_assert(sizeof(FenceHeader) - offsetof(FenceHeader, magic) == 16,
+              "the magic number 16 bytes before the block");
+
 void* FencedMalloc(size_t size) {
   const size_t page = size_t(sysconf(_SC_PAGESIZE));
   const size_t rounded = (size + 15) & ~size_t(15);
-  const size_t pages = (rounded + 16 + page - 1) / page;
+  const size_t pages = (rounded + sizeof(FenceHeader) + page - 1) / page;
   const size_t bytes = (pages + 1) * page;
   void* mapping = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -231,26 +243,25 @@ void* FencedMalloc(size_t size) {
   char* const fence = static_cast<char*>(mapping) + pages * page;
   mprotect(fence, page, PROT_NONE);
   char* const block = fence - rounded;
-  const uint64_t header[2] = {kFencedMagic, bytes};
-  std::memcpy(block - 16, header, sizeof(header));
+  const FenceHeader header{bytes, kFencedMagic, mapping};
+  std::memcpy(block - sizeof(header), &header, sizeof(header));
   return block;
 }
 
 void FencedFree(void* pointer) {
   if (pointer == nullptr) return;
   char* const block = static_cast<char*>(pointer);
-  uint64_t header[2];
+  uint64_t magic;
   // Before glibc's own blocks lie their chunk headers: readable, never this
   // 64-bit constant in practice.
-  std::memcpy(header, block - 16, sizeof(header));
-  if (header[0] != kFencedMagic) {
+  std::memcpy(&magic, block - 16, sizeof(magic));
+  if (magic != kFencedMagic) {
     free(pointer);  // the parent's Fathom tables, freed by tb_init
     return;
   }
-  const size_t page = size_t(sysconf(_SC_PAGESIZE));
-  const uintptr_t end =
-      (reinterpret_cast<uintptr_t>(block) + page - 1) / page * page + page;
-  munmap(reinterpret_cast<void*>(end - header[1]), header[1]);
+  FenceHeader header;
+  std::memcpy(&header, block - sizeof(header), sizeof(header));
+  munmap(header.mapping, header.bytes);
 }
 
 // Points libfathom's GOT entries of malloc and free at the fenced ones.
