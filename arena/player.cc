@@ -136,9 +136,7 @@ absl::Status UciProcessPlayer::Start() {
   // Its own process group, so that ending it ends whatever it started.
   posix_spawnattr_t attributes;
   posix_spawnattr_init(&attributes);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
-  posix_spawnattr_setpgroup(&attributes, 0);
-  ResetSignalsForChild(&attributes);
+  SetUpChildGroup(&attributes);
   std::vector<std::string> args(config_.argv().begin(), config_.argv().end());
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());

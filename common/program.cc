@@ -33,9 +33,7 @@ ProgramOutput RunProgram(std::vector<std::string> args, bool show_errors) {
   // Its own process group, which a termination of ours ends.
   posix_spawnattr_t attributes;
   posix_spawnattr_init(&attributes);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
-  posix_spawnattr_setpgroup(&attributes, 0);
-  ResetSignalsForChild(&attributes);
+  SetUpChildGroup(&attributes);
   int error = 0;
   const pid_t pid = SpawnChildGroup([&] {
     pid_t child = -1;

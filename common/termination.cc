@@ -94,7 +94,8 @@ void UnregisterChildGroup(pid_t pgid) {
   children.groups.erase(pgid);
 }
 
-void ResetSignalsForChild(posix_spawnattr_t* attributes) {
+void SetUpChildGroup(posix_spawnattr_t* attributes) {
+  posix_spawnattr_setpgroup(attributes, 0);
   sigset_t none, defaults;
   sigemptyset(&none);
   sigemptyset(&defaults);
@@ -105,8 +106,9 @@ void ResetSignalsForChild(posix_spawnattr_t* attributes) {
   posix_spawnattr_setsigdefault(attributes, &defaults);
   short flags = 0;
   posix_spawnattr_getflags(attributes, &flags);
-  posix_spawnattr_setflags(attributes, short(flags | POSIX_SPAWN_SETSIGMASK |
-                                             POSIX_SPAWN_SETSIGDEF));
+  posix_spawnattr_setflags(
+      attributes, short(flags | POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
+                        POSIX_SPAWN_SETSIGDEF));
 }
 
 }  // namespace chess

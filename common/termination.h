@@ -37,10 +37,11 @@ void UnregisterChildGroup(pid_t pgid);
 // ended, not a result to record.
 bool TerminationRequested();
 
-// Resets, for a child posix_spawn starts with `attributes`, what
-// EndChildrenOnTermination and ignoring SIGPIPE changed: an empty signal mask
-// and the default actions of SIGPIPE, SIGTERM and SIGINT.
-void ResetSignalsForChild(posix_spawnattr_t* attributes);
+// Sets up `attributes` (initialised) for a child that SpawnChildGroup starts:
+// the leader of a process group of its own, with what EndChildrenOnTermination
+// and ignoring SIGPIPE changed here reset (an empty signal mask, the default
+// actions of SIGPIPE, SIGTERM and SIGINT).
+void SetUpChildGroup(posix_spawnattr_t* attributes);
 
 }  // namespace chess
 

@@ -452,8 +452,6 @@ void CatchFathomFaults() {
   (void)installed;
 }
 
-// Runs `probe` (calls into Fathom); the signal number of a fault inside it, or
-// 0. Called with the tables' lock held.
 // A stack for the fault handler of this thread, where it has none: a damaged
 // table can make Fathom recurse until the thread's own stack is gone.
 class SignalStack {
@@ -482,6 +480,8 @@ class SignalStack {
 
 void EnsureSignalStack() { thread_local SignalStack stack; }
 
+// Runs `probe` (calls into Fathom); the signal number of a fault inside it, or
+// 0. Called with the tables' lock held.
 template <typename Probe>
 int GuardedProbe(const Probe& probe) {
   EnsureSignalStack();
