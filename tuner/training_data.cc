@@ -22,6 +22,7 @@
 #include "common/files.h"
 #include "common/record_io.h"
 #include "engine/position.h"
+#include "tuner/bullet_board.h"
 #include "tuner/packed_position.h"
 
 namespace chess {
@@ -247,6 +248,69 @@ absl::Status ForEachLegacyChunk(
   return visit(set);
 }
 
+// bullet's records, a chunk of kPositionsPerChunk at a time.
+absl::Status ForEachBulletFormatChunk(
+    const std::string& path,
+    const std::function<absl::Status(const TrainingSet&)>& visit,
+    std::ostream* report, bool accept_torn) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return errno == ENOENT
+               ? absl::NotFoundError(absl::StrCat(path, ": no such file"))
+               : ErrnoError("cannot open", path);
+  }
+  std::string block(size_t(kPositionsPerChunk) * kBulletBoardBytes, '\0');
+  int64_t index = 0;
+  bool first = true;
+  for (;;) {
+    in.read(block.data(), std::streamsize(block.size()));
+    const size_t got = size_t(in.gcount());
+    if (got == 0 && !first) break;
+    TrainingSet chunk;
+    if (first) chunk.add_sources(path);
+    first = false;
+    const size_t whole = got - got % kBulletBoardBytes;
+    for (size_t at = 0; at < whole; at += kBulletBoardBytes, ++index) {
+      absl::StatusOr<TrainingPosition> position = UnpackBulletBoard(
+          absl::string_view(block).substr(at, kBulletBoardBytes));
+      if (!position.ok()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            path, ": record ", index, " (byte ", index * kBulletBoardBytes,
+            ") is no bulletformat position: ", position.status().message(),
+            "; is the file in another format?"));
+      }
+      *chunk.add_positions() = *std::move(position);
+    }
+    if (absl::Status s = visit(chunk); !s.ok()) return s;
+    if (got % kBulletBoardBytes != 0) {
+      const std::string loss = absl::StrCat(
+          path, ": its last record is torn: ", got % kBulletBoardBytes,
+          " bytes after its ", index, " whole records are no whole record");
+      if (!accept_torn) {
+        return absl::DataLossError(
+            absl::StrCat(loss, ". `tuner convert --accept_torn --out=NEW ",
+                         path, "` copies the whole records"));
+      }
+      if (report) *report << loss << "\n";
+      break;
+    }
+    if (got < block.size()) break;
+  }
+  if (in.bad()) return ErrnoError("cannot read", path);
+  return absl::OkStatus();
+}
+
+// Whether the file's size is whole records and its first record a position.
+bool LooksLikeBulletFormat(const std::string& path) {
+  std::error_code error;
+  const uintmax_t size = std::filesystem::file_size(path, error);
+  if (error || size == 0 || size % kBulletBoardBytes != 0) return false;
+  std::ifstream in(path, std::ios::binary);
+  std::string record(kBulletBoardBytes, '\0');
+  in.read(record.data(), kBulletBoardBytes);
+  return in.gcount() == kBulletBoardBytes && UnpackBulletBoard(record).ok();
+}
+
 // Stores a chunk's positions in 32 bytes each when every one of them packs
 // (so that their order stays), else leaves them messages.
 void PackPositions(TrainingSet* chunk) {
@@ -279,18 +343,22 @@ absl::Status UnpackPositions(TrainingSet* chunk) {
 }  // namespace
 
 absl::StatusOr<DatasetFormat> ParseDatasetFormat(absl::string_view name) {
-  if (name == "data" || name == "proto") return DatasetFormat::kProto;
+  if (name == "native" || name == "data") return DatasetFormat::kProto;
+  if (name == "text" || name == "bullet") return DatasetFormat::kBulletText;
+  if (name == "bulletformat") return DatasetFormat::kBulletFormat;
   if (name == "epd") return DatasetFormat::kEpd;
   if (name == "fen") return DatasetFormat::kFen;
-  if (name == "bullet") return DatasetFormat::kBullet;
-  return absl::InvalidArgumentError(absl::StrCat(
-      "--format=", name, ": expected data (ours), epd, fen or bullet"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("--format=", name,
+                   ": expected native (ours), text (bullet's FEN | score | "
+                   "result), bulletformat (bullet's binary), epd or fen"));
 }
 
 DatasetFormat DatasetFormatOf(absl::string_view path) {
   if (absl::EndsWith(path, ".epd")) return DatasetFormat::kEpd;
   if (absl::EndsWith(path, ".fen")) return DatasetFormat::kFen;
-  if (absl::EndsWith(path, ".txt")) return DatasetFormat::kBullet;
+  if (absl::EndsWith(path, ".txt")) return DatasetFormat::kBulletText;
+  if (absl::EndsWith(path, ".bulletformat")) return DatasetFormat::kBulletFormat;
   return DatasetFormat::kProto;
 }
 
@@ -298,7 +366,7 @@ std::string FormatTextPosition(const TrainingPosition& p,
                                DatasetFormat format) {
   if (format == DatasetFormat::kFen)
     return absl::StrFormat("%s [%.1f]\n", p.fen(), p.result());
-  if (format == DatasetFormat::kBullet)
+  if (format == DatasetFormat::kBulletText)
     return absl::StrFormat("%s | %d | %.1f\n", p.fen(), p.score_cp(),
                            p.result());
   const std::vector<absl::string_view> f = absl::StrSplit(p.fen(), ' ');
@@ -453,9 +521,23 @@ absl::Status TrainingSetWriter::AddSource(absl::string_view source) {
 }
 
 absl::Status TrainingSetWriter::Add(TrainingPosition position) {
-  if (format_ == DatasetFormat::kBullet && !position.has_score_cp()) {
+  if (format_ == DatasetFormat::kBulletText && !position.has_score_cp()) {
     Drop("no_score_for_bullet_text", 1);
     return absl::OkStatus();
+  }
+  if (format_ == DatasetFormat::kBulletFormat) {
+    absl::StatusOr<std::string> record = PackBulletBoard(position);
+    if (!record.ok()) {
+      Drop(position.has_score_cp() ? "not_a_bulletformat_position"
+                                   : "no_score_for_bulletformat",
+           1);
+      return absl::OkStatus();
+    }
+    records_ += *record;
+    ++positions_;
+    if (records_.size() < kPositionsPerChunk * size_t(kBulletBoardBytes))
+      return absl::OkStatus();
+    return Flush();
   }
   *chunk_.add_positions() = std::move(position);
   ++positions_;
@@ -469,6 +551,12 @@ void TrainingSetWriter::Drop(absl::string_view reason, int64_t count) {
 }
 
 absl::Status TrainingSetWriter::Flush() {
+  if (format_ == DatasetFormat::kBulletFormat) {
+    chunk_.Clear();  // sources and drop counts have no place in the records
+    std::string records = std::move(records_);
+    records_.clear();
+    return output_->Write(records);
+  }
   if (format_ != DatasetFormat::kProto) {
     std::string text = FormatTextDataset(chunk_, format_);
     chunk_.Clear();
@@ -498,12 +586,17 @@ absl::Status ForEachTrainingChunk(
     return absl::InvalidArgumentError(
         absl::StrCat(path, ": is a directory, not a data set"));
   }
-  if (DatasetFormatOf(path) != DatasetFormat::kProto)
+  const DatasetFormat format = DatasetFormatOf(path);
+  if (format == DatasetFormat::kBulletFormat)
+    return ForEachBulletFormatChunk(path, visit, report, accept_torn);
+  if (format != DatasetFormat::kProto)
     return ForEachTextChunk(path, visit, report);
   absl::StatusOr<RecordReader> reader = RecordReader::Open(path);
   if (absl::IsInvalidArgument(reader.status())) {
-    return LooksLikeText(path) ? ForEachTextChunk(path, visit, report)
-                               : ForEachLegacyChunk(path, visit);
+    if (LooksLikeText(path)) return ForEachTextChunk(path, visit, report);
+    if (LooksLikeBulletFormat(path))
+      return ForEachBulletFormatChunk(path, visit, report, accept_torn);
+    return ForEachLegacyChunk(path, visit);
   }
   if (!reader.ok()) return reader.status();
   std::string payload;

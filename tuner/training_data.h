@@ -26,16 +26,18 @@ namespace chess {
 
 inline constexpr int kPositionsPerChunk = 4096;
 
-// How a training set is stored: our records (with the recorded search scores
-// and why positions were dropped), or a text format other tuners read:
-// EPD, `FEN4 hmvc H; fmvn F; [ce C;] c9 "1-0";` (ce: the recorded score, from
-// the side to move), `FEN [1.0]`, or bullet's `FEN | score | result` (score
-// in centipawns and result 1.0/0.5/0.0, both from White's side; positions
-// without a score are not written in it, and counted).
-enum class DatasetFormat { kProto, kEpd, kFen, kBullet };
+// How a training set is stored: our records (`native`: with the recorded
+// search scores and why positions were dropped), a text format other tuners
+// read: EPD, `FEN4 hmvc H; fmvn F; [ce C;] c9 "1-0";` (ce: the recorded score,
+// from the side to move), `FEN [1.0]`, bullet's `FEN | score | result`
+// (`text`: score in centipawns and result 1.0/0.5/0.0, both from White's
+// side), or bullet's binary records (`bulletformat`, tuner/bullet_board.h).
+// Positions without a score are not written in bullet's formats, and counted.
+enum class DatasetFormat { kProto, kEpd, kFen, kBulletText, kBulletFormat };
+// native (or data), text (or bullet), bulletformat, epd, fen.
 absl::StatusOr<DatasetFormat> ParseDatasetFormat(absl::string_view name);
-// A path's format by its extension: .epd, .fen and .txt (bullet) are text,
-// the rest ours.
+// A path's format by its extension: .epd, .fen and .txt (bullet's) are text,
+// .bulletformat bullet's records, the rest ours.
 DatasetFormat DatasetFormatOf(absl::string_view path);
 // One line of a text format, with its newline.
 std::string FormatTextPosition(const TrainingPosition& position,
@@ -94,17 +96,21 @@ class TrainingSetWriter : public TrainingSink {
   std::unique_ptr<Output> output_;
   DatasetFormat format_;
   TrainingSet chunk_;   // positions, sources and drops not yet written
+  std::string records_;  // bulletformat records not yet written
   TrainingSet totals_;  // sources and drops of everything added
   int64_t positions_ = 0;
 };
 
 // Calls `visit` with each chunk of the set at `path`, in order, holding one
-// chunk at a time: our records, a set written whole by earlier versions, or a
+// chunk at a time: our records, a set written whole by earlier versions, a
 // text dataset (by the extension .epd, .fen or .txt, or by its content:
 // malformed lines are counted as dropped and the first ones reported to
-// `report`, which may be null). A set of records whose last chunk is torn (a
-// writer stopped mid-chunk) is DataLoss, saying what was lost, after the
-// whole chunks were visited; with `accept_torn`, the loss is only reported.
+// `report`, which may be null), or bullet's records (by the extension
+// .bulletformat, or by a content that is no other format: a record that is
+// no position is InvalidArgument, naming it). A set of records whose last
+// chunk (or bulletformat record) is torn (a writer stopped mid-chunk) is
+// DataLoss, saying what was lost, after the whole chunks were visited; with
+// `accept_torn`, the loss is only reported.
 absl::Status ForEachTrainingChunk(
     const std::string& path,
     const std::function<absl::Status(const TrainingSet&)>& visit,

@@ -283,12 +283,12 @@ TEST(TextDatasetTest, LargeTextSetsRoundTripInChunks) {
   for (const auto& [format, file] :
        {std::pair{DatasetFormat::kEpd, "big.epd"},
         std::pair{DatasetFormat::kFen, "big.fen"},
-        std::pair{DatasetFormat::kBullet, "big.txt"}}) {
+        std::pair{DatasetFormat::kBulletText, "big.txt"}}) {
     SCOPED_TRACE(file);
     const std::string path = ::testing::TempDir() + file;
     ASSERT_TRUE(WriteTrainingSet(set, path, format).ok());
     // bullet's format needs a score: the positions without one are counted.
-    const bool bullet = format == DatasetFormat::kBullet;
+    const bool bullet = format == DatasetFormat::kBulletText;
     TrainingSet expected;
     for (const TrainingPosition& p : set.positions())
       if (!bullet || p.has_score_cp()) *expected.add_positions() = p;
@@ -334,13 +334,13 @@ TEST(TextDatasetTest, BulletLinesAndTheirErrors) {
   EXPECT_THAT(report.str(), HasSubstr("data.txt:4: the result"));
   EXPECT_THAT(report.str(), HasSubstr("data.txt:5: expected FEN | score"));
   EXPECT_THAT(report.str(), HasSubstr("data.txt:6:"));
-  EXPECT_EQ(FormatTextPosition(set.positions(1), DatasetFormat::kBullet),
+  EXPECT_EQ(FormatTextPosition(set.positions(1), DatasetFormat::kBulletText),
             "4k3/8/8/8/8/8/8/4K2R w K - 0 40 | -120 | 0.0\n");
 }
 
 TEST(TextDatasetTest, FormatNames) {
-  EXPECT_EQ(*ParseDatasetFormat("bullet"), DatasetFormat::kBullet);
-  EXPECT_EQ(DatasetFormatOf("x/y.txt"), DatasetFormat::kBullet);
+  EXPECT_EQ(*ParseDatasetFormat("bullet"), DatasetFormat::kBulletText);
+  EXPECT_EQ(DatasetFormatOf("x/y.txt"), DatasetFormat::kBulletText);
   EXPECT_EQ(*ParseDatasetFormat("epd"), DatasetFormat::kEpd);
   EXPECT_EQ(*ParseDatasetFormat("fen"), DatasetFormat::kFen);
   EXPECT_EQ(*ParseDatasetFormat("data"), DatasetFormat::kProto);

@@ -14,7 +14,7 @@ for arg in "$@"; do
     *) seconds="$arg" ;;
   esac
 done
-targets=(fen_fuzzer uci_fuzzer match_config_fuzzer book_fuzzer log_fuzzer training_data_fuzzer
+targets=(fen_fuzzer uci_fuzzer match_config_fuzzer book_fuzzer log_fuzzer training_data_fuzzer bullet_board_fuzzer
   fastchess_cli_fuzzer syzygy_fuzzer)
 labels=()
 for t in "${targets[@]}"; do labels+=("//tests/fuzz:$t"); done
