@@ -91,9 +91,9 @@ absl::StatusOr<std::string> PackBulletBoard(const TrainingPosition& position) {
 
 absl::StatusOr<TrainingPosition> UnpackBulletBoard(absl::string_view bytes) {
   if (bytes.size() != kBulletBoardBytes) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "a bulletformat record is ", kBulletBoardBytes, " bytes, not ",
-        bytes.size()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("a bulletformat record is ", kBulletBoardBytes,
+                     " bytes, not ", bytes.size()));
   }
   const auto* in = reinterpret_cast<const unsigned char*>(bytes.data());
   const uint64_t occupied = GetLittleEndian(in, 8);

@@ -23,12 +23,12 @@ TEST(BulletBoardTest, TheStartPositionIsBulletsRecord) {
       "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 25, 1));
   ASSERT_TRUE(record.ok()) << record.status();
   EXPECT_EQ(absl::BytesToHexString(*record),
-            "ffff00000000ffff"                  // occupancy
-            "13422531000000008888888"           // pieces: R N B Q K B N R, P..
-            "89bcaadb9"                         // p.., r n b q k b n r
-            "1900"                              // score 25
-            "02"                                // a win for the side to move
-            "0404"                              // e1, e8 mirrored
+            "ffff00000000ffff"         // occupancy
+            "13422531000000008888888"  // pieces: R N B Q K B N R, P..
+            "89bcaadb9"                // p.., r n b q k b n r
+            "1900"                     // score 25
+            "02"                       // a win for the side to move
+            "0404"                     // e1, e8 mirrored
             "000000");
 }
 
@@ -45,8 +45,8 @@ TEST(BulletBoardTest, BlackToMoveIsSeenFromBlacksSide) {
 }
 
 TEST(BulletBoardTest, RecordsThatAreNoPositionAreRefused) {
-  std::string record = *PackBulletBoard(Labelled(
-      "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", 0, 0.5));
+  std::string record =
+      *PackBulletBoard(Labelled("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", 0, 0.5));
   ASSERT_TRUE(UnpackBulletBoard(record).ok());
   std::string bad_result = record;
   bad_result[26] = 3;
@@ -77,9 +77,9 @@ TEST(BulletBoardTest, DataRoundTripsThroughAllThreeFormats) {
     *set.add_positions() = *AsBulletSeesIt(p);
   }
   const std::string dir = ::testing::TempDir();
-  ASSERT_TRUE(
-      WriteTrainingSet(set, dir + "/a.bulletformat", DatasetFormat::kBulletFormat)
-          .ok());
+  ASSERT_TRUE(WriteTrainingSet(set, dir + "/a.bulletformat",
+                               DatasetFormat::kBulletFormat)
+                  .ok());
   ASSERT_TRUE(WriteTrainingSet(*ReadTrainingSet(dir + "/a.bulletformat"),
                                dir + "/b.data", DatasetFormat::kProto)
                   .ok());

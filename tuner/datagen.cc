@@ -223,8 +223,9 @@ absl::StatusOr<DatagenReport> RunDatagen(const DatagenConfig& config,
                                          const std::string& config_dir,
                                          const std::string& output_dir,
                                          const std::string& data_path,
-                                         const SlurmOptions& slurm,
-                                         bool played_only, bool drop_damaged) {
+                                         const DatagenOptions& options) {
+  const SlurmOptions& slurm = options.slurm;
+  const bool played_only = options.played_only;
   if (absl::Status s = Validate(config); !s.ok()) return s;
   PlayerConfig player = config.player();
   if (player.name().empty()) player.set_name("player");
@@ -235,7 +236,7 @@ absl::StatusOr<DatagenReport> RunDatagen(const DatagenConfig& config,
   absl::StatusOr<MatchRequest> request =
       DatagenMatch(config, player, config_dir, output_dir, slurm, &openings);
   if (!request.ok()) return request.status();
-  request->drop_damaged = drop_damaged;
+  request->drop_damaged = options.drop_damaged;
   const MatchRequest& r = *request;
   if (SameFile(data_path, PlayedLogPath(r))) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -277,7 +278,8 @@ absl::StatusOr<DatagenReport> RunDatagen(const DatagenConfig& config,
   report.data_path = data_path;
 
   absl::StatusOr<std::unique_ptr<TrainingSetWriter>> writer =
-      TrainingSetWriter::Create(data_path, DatasetFormatOf(data_path));
+      TrainingSetWriter::Create(
+          data_path, options.format.value_or(DatasetFormatOf(data_path)));
   if (!writer.ok()) return writer.status();
   if (absl::Status s = (*writer)->AddSource(Provenance(config, log_path));
       !s.ok())
@@ -302,7 +304,7 @@ absl::StatusOr<DatagenReport> RunDatagen(const DatagenConfig& config,
         for (const MoveRecord& m : g.moves()) search_us += m.time_us();
         return absl::OkStatus();
       },
-      played_only && drop_damaged ? &report.damaged_records : nullptr);
+      played_only && options.drop_damaged ? &report.damaged_records : nullptr);
   if (!extracted.ok()) return extracted;
   if (absl::Status s = (*writer)->Finish(); !s.ok()) return s;
   for (const auto& [reason, count] : (*writer)->totals().dropped())

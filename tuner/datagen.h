@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -39,21 +40,28 @@ struct DatagenReport {
   double search_share = 0;
 };
 
+// How a datagen run plays and writes.
+struct DatagenOptions {
+  SlurmOptions slurm;  // none: the games in this process
+  // No game is played: the set holds the games a run stopped early had
+  // finished.
+  bool played_only = false;
+  // A log with damaged records is not refused: a run rewrites it without
+  // them (the old one kept as games.log.damaged, as the arena's
+  // --drop_damaged) and plays those games again; with `played_only`, the set
+  // holds the intact games and the damaged ones are counted in the report.
+  bool drop_damaged = false;
+  // The training set's format; none: by its extension (training_data.h).
+  std::optional<DatasetFormat> format;
+};
+
 // Plays (or resumes) the games in OUTPUT_DIR/games and writes the training set
-// to `data_path` (its format by its extension: training_data.h). Paths in the
-// config are relative to `config_dir`. With `played_only`, no game is played:
-// the set holds the games a run stopped early had finished. With
-// `drop_damaged`, a log with damaged records is not refused: a run rewrites it
-// without them (the old one kept as games.log.damaged, as the arena's
-// --drop_damaged) and plays those games again; with `played_only`, the set
-// holds the intact games and the damaged ones are counted in the report.
+// to `data_path`. Paths in the config are relative to `config_dir`.
 absl::StatusOr<DatagenReport> RunDatagen(const DatagenConfig& config,
                                          const std::string& config_dir,
                                          const std::string& output_dir,
                                          const std::string& data_path,
-                                         const SlurmOptions& slurm = {},
-                                         bool played_only = false,
-                                         bool drop_damaged = false);
+                                         const DatagenOptions& options = {});
 
 std::string FormatDatagenReport(const DatagenReport& report);
 

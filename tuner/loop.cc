@@ -40,7 +40,7 @@ absl::StatusOr<DatagenReport> GenerationData(
   datagen.set_games(games);
   datagen.set_seed(datagen.seed() + seed_offset + uint64_t(g) * 1000);
   return RunDatagen(datagen, config_dir, (gen_dir / name).string(),
-                    (gen_dir / (name + ".bin")).string(), slurm);
+                    (gen_dir / (name + ".bin")).string(), {.slurm = slurm});
 }
 
 // Generation `g` of a network loop: `best` (read from `best_path`) makes its

@@ -300,11 +300,9 @@ absl::Status ForEachBulletFormatChunk(
   return absl::OkStatus();
 }
 
-// Whether the file's size is whole records and its first record a position.
+// Whether the file's first 32 bytes are a position (a torn tail is the
+// reader's to report).
 bool LooksLikeBulletFormat(const std::string& path) {
-  std::error_code error;
-  const uintmax_t size = std::filesystem::file_size(path, error);
-  if (error || size == 0 || size % kBulletBoardBytes != 0) return false;
   std::ifstream in(path, std::ios::binary);
   std::string record(kBulletBoardBytes, '\0');
   in.read(record.data(), kBulletBoardBytes);
@@ -358,7 +356,8 @@ DatasetFormat DatasetFormatOf(absl::string_view path) {
   if (absl::EndsWith(path, ".epd")) return DatasetFormat::kEpd;
   if (absl::EndsWith(path, ".fen")) return DatasetFormat::kFen;
   if (absl::EndsWith(path, ".txt")) return DatasetFormat::kBulletText;
-  if (absl::EndsWith(path, ".bulletformat")) return DatasetFormat::kBulletFormat;
+  if (absl::EndsWith(path, ".bulletformat"))
+    return DatasetFormat::kBulletFormat;
   return DatasetFormat::kProto;
 }
 

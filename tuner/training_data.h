@@ -95,9 +95,9 @@ class TrainingSetWriter : public TrainingSink {
 
   std::unique_ptr<Output> output_;
   DatasetFormat format_;
-  TrainingSet chunk_;   // positions, sources and drops not yet written
+  TrainingSet chunk_;    // positions, sources and drops not yet written
   std::string records_;  // bulletformat records not yet written
-  TrainingSet totals_;  // sources and drops of everything added
+  TrainingSet totals_;   // sources and drops of everything added
   int64_t positions_ = 0;
 };
 

@@ -1,15 +1,16 @@
 // tuner: learns evaluation weights from arena games and tunes search constants.
 //
 //   tuner datagen DATAGEN.textproto --output_dir=DIR [--out=DATA]
-//                 [--played_only] [--drop_damaged]
+//                 [--format=...] [--played_only] [--drop_damaged]
 //               positions from a player's games against itself, labelled
 //               with its own scores and the results (resumable;
 //               --played_only: the games played so far, no more;
 //               --drop_damaged: a damaged log's intact games kept)
-//   tuner extract --out=DATA [--format=data|epd|fen|bullet] [--append]
-//                 [--accept_torn] INPUT...
-//               arena logs (*.log), datasets (ours, *.epd, *.fen, *.txt);
-//               converts between the formats
+//   tuner extract --out=DATA [--format=native|text|bulletformat|epd|fen]
+//                 [--append] [--accept_torn] INPUT...
+//               arena logs (*.log) and datasets (any format) into one set
+//   tuner convert --out=DATA [--format=...] [--accept_torn] DATASET...
+//               datasets from one format into another
 //   tuner texel --data=DATA[,DATA] --start=CONFIG --out=CONFIG
 //               [--record=RUN.textproto]
 //   tuner net --data=DATA[,DATA] --start=CONFIG --out=CONFIG
@@ -72,9 +73,11 @@ ABSL_FLAG(std::string, out, "",
           "HTML file; datagen: the dataset (default OUTPUT_DIR/data.bin; .txt: "
           "bullet's text format)");
 ABSL_FLAG(std::string, format, "",
-          "extract: data (ours: scores and drop counts kept), epd (FEN c9 "
-          "\"1-0\";), fen (FEN [1.0]) or bullet (FEN | score | result); "
-          "default: by --out's extension (.epd, .fen, .txt), else data");
+          "extract, convert, datagen: the output's format: native (ours: "
+          "scores, sources and drop counts kept), text (bullet's FEN | score "
+          "| result), bulletformat (bullet's 32-byte binary records), epd "
+          "(FEN c9 \"1-0\";) or fen (FEN [1.0]); default: by --out's "
+          "extension (.txt, .bulletformat, .epd, .fen), else native");
 ABSL_FLAG(bool, append, false,
           "extract: add the positions at the end of --out (our format) "
           "instead of replacing it");
@@ -82,7 +85,8 @@ ABSL_FLAG(bool, played_only, false,
           "datagen: play no more games; write the dataset of the games the "
           "run in --output_dir has finished (a run stopped early)");
 ABSL_FLAG(bool, accept_torn, false,
-          "extract: a data set whose last chunk is torn (its writer stopped) "
+          "extract, convert: a data set whose last chunk is torn (its writer "
+          "stopped) "
           "is read up to it, the loss reported, instead of refused");
 ABSL_FLAG(bool, drop_damaged, false,
           "datagen: a game log with damaged records is rewritten without "
@@ -192,6 +196,13 @@ absl::Status CheckOutputIsNoInput(const std::string& out,
   return absl::OkStatus();
 }
 
+// --format, else the format of `out`'s extension.
+absl::StatusOr<chess::DatasetFormat> OutputFormat(const std::string& out) {
+  if (const std::string name = absl::GetFlag(FLAGS_format); !name.empty())
+    return chess::ParseDatasetFormat(name);
+  return chess::DatasetFormatOf(out);
+}
+
 int Extract(const std::vector<char*>& inputs) {
   const std::string out = chess::CommandLinePath(absl::GetFlag(FLAGS_out));
   if (out.empty() || inputs.empty())
@@ -207,13 +218,9 @@ int Extract(const std::vector<char*>& inputs) {
     if (!config.ok()) return Fail(config.status());
     options.qsearch_config = *config;
   }
-  chess::DatasetFormat format = chess::DatasetFormatOf(out);
-  if (const std::string name = absl::GetFlag(FLAGS_format); !name.empty()) {
-    absl::StatusOr<chess::DatasetFormat> parsed =
-        chess::ParseDatasetFormat(name);
-    if (!parsed.ok()) return Fail(parsed.status());
-    format = *parsed;
-  }
+  const absl::StatusOr<chess::DatasetFormat> parsed = OutputFormat(out);
+  if (!parsed.ok()) return Fail(parsed.status());
+  const chess::DatasetFormat format = *parsed;
   std::vector<std::string> input_paths;
   for (char* input : inputs)
     input_paths.push_back(chess::CommandLinePath(input));
@@ -256,6 +263,19 @@ int Extract(const std::vector<char*>& inputs) {
   for (const auto& [reason, count] : (*writer)->totals().dropped())
     std::cout << "dropped " << count << " " << reason << "\n";
   return 0;
+}
+
+int Convert(const std::vector<char*>& inputs) {
+  for (const char* input : inputs) {
+    if (absl::EndsWith(input, ".log")) {
+      return Fail(absl::InvalidArgumentError(absl::StrCat(
+          input,
+          ": convert reads data sets; `tuner extract` reads game logs")));
+    }
+  }
+  if (absl::GetFlag(FLAGS_out).empty() || inputs.empty())
+    return Fail(absl::InvalidArgumentError("convert needs --out and inputs"));
+  return Extract(inputs);
 }
 
 // What texel and net both need: --data, and the --start config they fit from
@@ -672,9 +692,17 @@ int Datagen(const std::vector<char*>& operands) {
   if (absl::Status s = CheckOutputIsNoInput(data, {run->args.path}, "config");
       !s.ok())
     return Fail(s);
-  auto report = chess::RunDatagen(
-      run->config, run->args.dir, run->output_dir, data, run->args.slurm,
-      absl::GetFlag(FLAGS_played_only), absl::GetFlag(FLAGS_drop_damaged));
+  chess::DatagenOptions options{
+      .slurm = run->args.slurm,
+      .played_only = absl::GetFlag(FLAGS_played_only),
+      .drop_damaged = absl::GetFlag(FLAGS_drop_damaged)};
+  if (!absl::GetFlag(FLAGS_format).empty()) {
+    absl::StatusOr<chess::DatasetFormat> format = OutputFormat(data);
+    if (!format.ok()) return Fail(format.status());
+    options.format = *format;
+  }
+  auto report = chess::RunDatagen(run->config, run->args.dir, run->output_dir,
+                                  data, options);
   if (!report.ok()) return Fail(report.status());
   std::cout << chess::FormatDatagenReport(*report);
   return chess::kExitOk;
@@ -691,6 +719,10 @@ const std::vector<chess::Subcommand>& Subcommands() {
        {"out", "format", "append", "skip_plies", "max_per_game", "player",
         "accept_torn", "qsearch_config", "seed"},
        Extract},
+      {"convert",
+       "--out=DATA DATASET...",
+       {"out", "format", "accept_torn"},
+       Convert},
       {"texel",
        "--data=DATA[,DATA] --start=CONFIG --out=CONFIG",
        {"data", "start", "out", "record", "epochs", "learning_rate",
@@ -711,10 +743,10 @@ const std::vector<chess::Subcommand>& Subcommands() {
        {"output_dir", "slurm_shards", "slurm_cpus", "srun", "sbatch", "arena"},
        Loop},
       {"datagen",
-       "DATAGEN.textproto --output_dir=DIR [--out=DATA] [--played_only] "
-       "[--drop_damaged]",
-       {"output_dir", "out", "played_only", "drop_damaged", "slurm_shards",
-        "slurm_cpus", "srun", "sbatch", "arena"},
+       "DATAGEN.textproto --output_dir=DIR [--out=DATA] [--format=FORMAT] "
+       "[--played_only] [--drop_damaged]",
+       {"output_dir", "out", "format", "played_only", "drop_damaged",
+        "slurm_shards", "slurm_cpus", "srun", "sbatch", "arena"},
        Datagen},
       {"report", "LOOP_DIR|TEXEL_RECORD|SPSA_STATE", {"out"}, Report},
       {"bench",
@@ -746,7 +778,7 @@ int main(int argc, char** argv) {
     }
   }
   absl::SetProgramUsageMessage(
-      "tuner datagen|extract|texel|net|spsa|loop|report|bench ... (see "
+      "tuner datagen|extract|convert|texel|net|spsa|loop|report|bench ... (see "
       "tuner_main.cc)");
   std::vector<char*> args = absl::ParseCommandLine(argc, argv);
   chess::EndChildrenOnTermination("tuner");
@@ -759,7 +791,8 @@ int main(int argc, char** argv) {
       [&](const chess::Subcommand& s) { return s.name == command; });
   if (sub == Subcommands().end()) {
     return Fail(absl::InvalidArgumentError(
-        "usage: tuner datagen|extract|texel|net|spsa|loop|report|bench (see "
+        "usage: tuner datagen|extract|convert|texel|net|spsa|loop|report|bench "
+        "(see "
         "--help)"));
   }
   return sub->run(rest);

@@ -62,6 +62,26 @@ head -1 whole.bullet.txt | grep -qE '^[^|]+ \| -?[0-9]+ \| (1\.0|0\.5|0\.0)$' ||
 "$TUNER" extract --out=again.txt imported.bin >/dev/null || fail "re-export"
 cmp -s whole.bullet.txt again.txt || fail "bullet text -> ours -> bullet text changed it"
 
+# bullet's binary records: datagen writes them; convert takes them through every
+# format and back to the same bytes; they hold what the text holds, seen from the
+# side to move.
+"$TUNER" datagen gen.textproto --output_dir=whole --played_only --format=bulletformat \
+  --out=whole.records >/dev/null 2>&1 || fail "datagen --format=bulletformat"
+(( $(stat -c %s whole.records) == 32 * n )) ||
+  fail "bulletformat: $(stat -c %s whole.records) bytes for $n positions"
+"$TUNER" convert --out=r.bin whole.records >/dev/null || fail "bulletformat -> native"
+"$TUNER" convert --out=r.txt --format=text r.bin >/dev/null || fail "native -> text"
+"$TUNER" convert --out=r.bulletformat r.txt >/dev/null || fail "text -> bulletformat"
+cmp -s whole.records r.bulletformat || fail "bulletformat -> native -> text -> bulletformat changed it"
+"$TUNER" convert --out=w.bulletformat whole.bullet.txt >/dev/null || fail "text -> bulletformat"
+cmp -s whole.records w.bulletformat || fail "datagen's records differ from its text's"
+"$TUNER" convert --out=x.txt whole/games/games.log >convert_log.txt 2>&1; rc=$?
+(( rc == 2 )) && grep -q "tuner extract" convert_log.txt || fail "convert of a log: exit $rc"
+head -c 100 whole.records >torn.records
+"$TUNER" convert --out=x.txt torn.records >torn.txt 2>&1; rc=$?
+(( rc == 2 )) && grep -q "last record is torn" torn.txt && [[ ! -e x.txt ]] ||
+  fail "a torn bulletformat file: exit $rc: $(cat torn.txt)"
+
 # A UCI program: its scores are the labels.
 cat >uci.textproto <<CONFIG
 player { name: "uci" external { argv: "$UCI" options { key: "Hash" value: "1" } } }
