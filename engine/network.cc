@@ -57,16 +57,39 @@ absl::Status CheckSumsFit16Bits(const NetworkParams& params) {
   return absl::OkStatus();
 }
 
-absl::Status CheckPerspectiveOutputWeights(const NetworkParams& params) {
-  for (int j = 0; j < params.output_weights_size(); ++j) {
-    if (std::abs(params.output_weights(j)) > kMaxPerspectiveOutputWeight) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "eval.network.output_weights[", j, "] = ", params.output_weights(j),
-          " is beyond +-", kMaxPerspectiveOutputWeight,
-          ", the limit of the PERSPECTIVE layout"));
+// QA, QB and the scale: only a PERSPECTIVE network may have its own.
+absl::Status CheckQuantisation(const NetworkParams& params, bool perspective) {
+  const struct {
+    const char* field;
+    int value, default_value, max;
+  } constants[] = {
+      {"activation_one", params.activation_one(), kNetworkActivationOne,
+       kMaxActivationOne},
+      {"output_one", params.output_one(), kNetworkOutputOne, kMaxOutputOne},
+      {"output_scale", params.output_scale(), 100, kMaxOutputScale}};
+  for (const auto& c : constants) {
+    if (!perspective && c.value != c.default_value) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("eval.network.", c.field, " = ", c.value,
+                       ": only a PERSPECTIVE network has its own (the "
+                       "SIDE_TO_MOVE layout's is ",
+                       c.default_value, ")"));
+    }
+    if (c.value < 1 || c.value > c.max) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("eval.network.", c.field, " = ", c.value,
+                       " is not in [1, ", c.max, "]"));
     }
   }
   return absl::OkStatus();
+}
+
+bool FitsNarrowProducts(const NetworkParams& params) {
+  if (params.activation_one() > kNetworkActivationOne) return false;
+  for (int w : params.output_weights()) {
+    if (std::abs(w) > kMaxPerspectiveOutputWeight) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -89,8 +112,7 @@ absl::StatusOr<Network> Network::FromProto(const NetworkParams& params) {
         CheckRange(params.input_weights(), "input_weights"),
         CheckRange(params.hidden_biases(), "hidden_biases"),
         CheckRange(params.output_weights(), "output_weights"),
-        perspective ? CheckPerspectiveOutputWeights(params)
-                    : absl::OkStatus()}) {
+        CheckQuantisation(params, perspective)}) {
     if (!status.ok()) return status;
   }
   if (absl::Status s = CheckSumsFit16Bits(params); !s.ok()) return s;
@@ -110,6 +132,10 @@ absl::StatusOr<Network> Network::FromProto(const NetworkParams& params) {
                                params.output_weights().end());
   }
   net.output_bias_ = params.output_bias();
+  net.activation_one_ = params.activation_one();
+  net.output_one_ = params.output_one();
+  net.output_scale_ = params.output_scale();
+  net.narrow_products_ = FitsNarrowProducts(params);
   return net;
 }
 
@@ -151,11 +177,22 @@ int64_t Clipped(int64_t out) {
 
 }  // namespace
 
-int64_t SquaredActivationDotPortable(const int16_t* sums,
-                                     const int16_t* weights, int count) {
+int64_t WideSquaredActivationDot(const int16_t* sums, const int16_t* weights,
+                                 int count, int activation_one) {
   int64_t sum = 0;
   for (int j = 0; j < count; ++j) {
-    const int32_t v = std::clamp<int32_t>(sums[j], 0, kNetworkActivationOne);
+    const int64_t v = std::clamp<int64_t>(sums[j], 0, activation_one);
+    sum += v * v * weights[j];
+  }
+  return sum;
+}
+
+int64_t SquaredActivationDotPortable(const int16_t* sums,
+                                     const int16_t* weights, int count,
+                                     int one) {
+  int64_t sum = 0;
+  for (int j = 0; j < count; ++j) {
+    const int32_t v = std::clamp<int32_t>(sums[j], 0, one);
     sum += v * weights[j] * v;
   }
   return sum;
@@ -165,10 +202,10 @@ int64_t SquaredActivationDotPortable(const int16_t* sums,
 // over 1024 units too, so the AVX2 path (16-bit products, pairs summed into
 // 32-bit lanes) and the portable one agree exactly.
 int64_t SquaredActivationDot(const int16_t* sums, const int16_t* weights,
-                             int count) {
+                             int count, int one_value) {
 #ifdef __AVX2__
   const __m256i zero = _mm256_setzero_si256();
-  const __m256i one = _mm256_set1_epi16(kNetworkActivationOne);
+  const __m256i one = _mm256_set1_epi16(int16_t(one_value));
   __m256i total = zero;
   for (int j = 0; j < count; j += kLanes) {
     const __m256i v = _mm256_min_epi16(
@@ -187,7 +224,7 @@ int64_t SquaredActivationDot(const int16_t* sums, const int16_t* weights,
   for (int32_t lane : lanes) sum += lane;
   return sum;
 #else
-  return SquaredActivationDotPortable(sums, weights, count);
+  return SquaredActivationDotPortable(sums, weights, count, one_value);
 #endif
 }
 
@@ -231,12 +268,23 @@ void AddRows(const int16_t* base, const int16_t* const* added, int added_count,
 #endif
 }
 
+// bullet's formula: (products / QA + bias) * scale / (QA * QB), each division
+// truncating, as bullet's reference inference in 32 bits (which these 64 bits
+// agree with wherever that does not overflow).
 int Network::PerspectiveOutput(const int16_t* us, const int16_t* them) const {
+  const int16_t* weights = perspective_weights_.data();
   const int64_t products =
-      SquaredActivationDot(us, perspective_weights_.data(), hidden_) +
-      SquaredActivationDot(them, perspective_weights_.data() + hidden_,
-                           hidden_);
-  return int(Clipped(products / kNetworkActivationOne + output_bias_));
+      narrow_products_
+          ? SquaredActivationDot(us, weights, hidden_, activation_one_) +
+                SquaredActivationDot(them, weights + hidden_, hidden_,
+                                     activation_one_)
+          : WideSquaredActivationDot(us, weights, hidden_, activation_one_) +
+                WideSquaredActivationDot(them, weights + hidden_, hidden_,
+                                         activation_one_);
+  const int64_t out = products / activation_one_ + output_bias_;
+  const int64_t cp =
+      out * output_scale_ / (int64_t(activation_one_) * output_one_);
+  return int(std::clamp<int64_t>(cp, -kMaxNetworkCp, kMaxNetworkCp));
 }
 
 int Network::EvaluateInputs(const uint16_t* inputs, int count) const {

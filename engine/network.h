@@ -53,16 +53,20 @@ inline int OtherSideInput(int input) {
          56;
 }
 
-// Output weights of a PERSPECTIVE network are within this, so that an
-// activation times a weight fits 16 bits.
+// Output weights of a network `tuner net` trains are within this, so that an
+// activation (at most 255) times a weight fits 16 bits: the fast product.
+// Other networks (bullet's, of other quantisations) take a slower one.
 inline constexpr int kMaxPerspectiveOutputWeight = 127;
+// The largest quantisation constants a PERSPECTIVE network may have.
+inline constexpr int kMaxActivationOne = 32767;
+inline constexpr int kMaxOutputOne = 32767;
+inline constexpr int kMaxOutputScale = 100000;
 
 class Network {
  public:
   Network() = default;  // no network: evaluates to 0
-  // Checks the sizes, that every weight fits 16 bits (the perspective
-  // layout's output weights kMaxPerspectiveOutputWeight) and that no hidden
-  // sum can overflow them, naming the field.
+  // Checks the sizes and the quantisation, that every weight fits 16 bits
+  // and that no hidden sum can overflow them, naming the field.
   static absl::StatusOr<Network> FromProto(const NetworkParams& params);
   // The network of `eval`, or none (an empty network) when it has none.
   static absl::StatusOr<Network> FromEval(const EvalParams& eval);
@@ -86,6 +90,12 @@ class Network {
   }
   int PerspectiveOutput(const int16_t* us, const int16_t* them) const;
 
+  // Bullet's quantisation (NetworkParams): QA, QB, and centipawns per unit
+  // of output.
+  int activation_one() const { return activation_one_; }
+  int output_one() const { return output_one_; }
+  int output_scale() const { return output_scale_; }
+
  private:
   int SideToMoveOutput(const uint16_t* inputs, int count) const;
 
@@ -97,6 +107,12 @@ class Network {
   std::vector<int32_t> output_weights_;       // SIDE_TO_MOVE
   std::vector<int16_t> perspective_weights_;  // PERSPECTIVE, 2 x hidden
   int64_t output_bias_ = 0;
+  int activation_one_ = kNetworkActivationOne;
+  int output_one_ = kNetworkOutputOne;
+  int output_scale_ = 100;
+  // Activations within 255 and output weights within
+  // kMaxPerspectiveOutputWeight: SquaredActivationDot's 16-bit products.
+  bool narrow_products_ = true;
 };
 
 // The sums of `inputs` (rows added to `base`, `removed` rows subtracted) into
@@ -106,10 +122,14 @@ void AddRows(const int16_t* base, const int16_t* const* added, int added_count,
              const int16_t* const* removed, int removed_count, int hidden,
              int16_t* out);
 
-// Sum over j < count (a multiple of 16) of clamp(sums[j], 0, 255)^2 *
-// weights[j], each weight within kMaxPerspectiveOutputWeight.
+// Sum over j < count (a multiple of 16) of clamp(sums[j], 0, one)^2 *
+// weights[j], each weight within kMaxPerspectiveOutputWeight, `one` (QA)
+// within 255.
 int64_t SquaredActivationDot(const int16_t* sums, const int16_t* weights,
-                             int count);
+                             int count, int one = kNetworkActivationOne);
+// The same for any activation_one and weights, in 64 bits.
+int64_t WideSquaredActivationDot(const int16_t* sums, const int16_t* weights,
+                                 int count, int activation_one);
 
 // The same two in plain C++, what a processor without AVX2 runs: tests check
 // that the vector forms agree with them.
@@ -117,7 +137,8 @@ void AddRowsPortable(const int16_t* base, const int16_t* const* added,
                      int added_count, const int16_t* const* removed,
                      int removed_count, int hidden, int16_t* out);
 int64_t SquaredActivationDotPortable(const int16_t* sums,
-                                     const int16_t* weights, int count);
+                                     const int16_t* weights, int count,
+                                     int one = kNetworkActivationOne);
 
 }  // namespace chess
 

@@ -76,12 +76,13 @@ int PerspectiveReference(const NetworkParams& params, const Position& pos) {
         if (p == kNoPiece) continue;
         sum += params.input_weights(NetworkInput(view, p, s) * hidden + j);
       }
-      const int64_t a = std::clamp<int64_t>(sum, 0, kNetworkActivationOne);
+      const int64_t a = std::clamp<int64_t>(sum, 0, params.activation_one());
       products += a * a * params.output_weights(side * hidden + j);
     }
   }
-  const int64_t out = products / kNetworkActivationOne + params.output_bias();
-  const int64_t cp = out * 100 / (kNetworkActivationOne * kNetworkOutputOne);
+  const int64_t out = products / params.activation_one() + params.output_bias();
+  const int64_t cp = out * params.output_scale() /
+                     (params.activation_one() * params.output_one());
   return int(std::clamp<int64_t>(cp, -kMaxNetworkCp, kMaxNetworkCp));
 }
 
@@ -268,14 +269,49 @@ TEST(NetworkTest, RefusesNetworksItCannotEvaluateExactly) {
   refused(overflowing, "hidden unit 5 can sum to");
   NetworkParams perspective = RandomPerspectiveParams(32, 60, 1);
   ASSERT_TRUE(Network::FromProto(perspective).ok());
-  perspective.set_output_weights(40, 128);
-  refused(perspective,
-          "eval.network.output_weights[40] = 128 is beyond +-127, the limit "
-          "of the PERSPECTIVE layout");
+  NetworkParams side_to_move_scaled = params;
+  side_to_move_scaled.set_output_scale(400);
+  refused(side_to_move_scaled,
+          "eval.network.output_scale = 400: only a PERSPECTIVE network");
+  NetworkParams zero_qb = perspective;
+  zero_qb.set_output_one(0);
+  refused(zero_qb, "eval.network.output_one = 0 is not in [1, 32767]");
   perspective.mutable_output_weights()->Truncate(32);
   refused(perspective,
           "eval.network.output_weights has 32 values; "
           "hidden_size asks for 64");
+}
+
+// bullet's networks: any QA, QB and scale, output weights beyond the fast
+// product's 127, evaluated by bullet's formula.
+TEST(NetworkTest, AnyQuantisationEvaluatesByBulletsFormula) {
+  const std::vector<std::string> fens = {
+      "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+      "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 4 9",
+      "8/5k2/3p4/1p1Pp2p/pP2Pp1P/P4P1K/8/8 b - - 5 50"};
+  struct Case {
+    int qa, qb, scale, max_output_weight;
+  };
+  for (const Case& c : {Case{255, 64, 400, 127}, Case{181, 64, 400, 127},
+                        Case{255, 64, 400, 500}, Case{400, 128, 340, 60}}) {
+    SCOPED_TRACE(::testing::Message() << c.qa << " " << c.qb << " " << c.scale
+                                      << " " << c.max_output_weight);
+    NetworkParams params = RandomPerspectiveParams(64, 60, c.qa);
+    params.set_activation_one(c.qa);
+    params.set_output_one(c.qb);
+    params.set_output_scale(c.scale);
+    std::mt19937_64 rng(c.qb);
+    std::uniform_int_distribution<int> weight(-c.max_output_weight,
+                                              c.max_output_weight);
+    for (int j = 0; j < params.output_weights_size(); ++j)
+      params.set_output_weights(j, weight(rng));
+    const absl::StatusOr<Network> net = Network::FromProto(params);
+    ASSERT_TRUE(net.ok()) << net.status();
+    for (const std::string& fen : fens) {
+      const Position pos = *Position::FromFen(fen);
+      EXPECT_EQ(net->Evaluate(pos), PerspectiveReference(params, pos)) << fen;
+    }
+  }
 }
 
 TEST(NetworkTest, TheOutputIsClippedFarBelowMateScores) {

@@ -1,0 +1,58 @@
+// bullet's quantised network file (`quantised.bin`) for the PERSPECTIVE
+// layout, (768 -> N) x 2 -> 1 with squared clipped ReLU: little-endian i16,
+// the input weights [768][N] (inputs in bullet's Chess768 order, which is
+// ours: engine/network.h), the hidden biases [N], the output weights [2N]
+// (the side to move's N first), the output bias, then zeros up to a multiple
+// of 64 bytes. The file does not say its quantisation: QA, QB and the scale
+// are given (bullet's 255, 64 and 400 by default), and N follows from the
+// size.
+#ifndef ENGINE_NETWORK_FILE_H_
+#define ENGINE_NETWORK_FILE_H_
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "engine/engine_config.pb.h"
+
+namespace chess {
+
+struct BulletQuantisation {
+  int activation_one = 255;  // QA
+  int output_one = 64;       // QB
+  int output_scale = 400;    // centipawns per unit of output
+};
+
+// Files larger than this are refused (N = 1024 is 1.6 MB).
+inline constexpr size_t kMaxNetworkFileBytes = 64 << 20;
+
+// The network of a file's bytes, as Network::FromProto accepts it; `name`
+// names the file in errors (a size that is no network, padding that is not
+// zero, weights whose sums overflow 16 bits).
+absl::StatusOr<NetworkParams> ParseBulletNetwork(absl::string_view bytes,
+                                                 const BulletQuantisation& q,
+                                                 absl::string_view name);
+absl::StatusOr<NetworkParams> ReadBulletNetwork(const std::string& path,
+                                                const BulletQuantisation& q);
+
+// How a network's output layer was carried into another quantisation.
+struct BulletExport {
+  std::string bytes;
+  // The factor the output weights and bias were multiplied by, and whether
+  // rounding changed any of them (else the file evaluates exactly as the
+  // network does).
+  double output_factor = 1;
+  bool exact = true;
+};
+
+// The file of a PERSPECTIVE network in quantisation `q`: the input layer as
+// it is (q.activation_one must be the network's), the output layer rescaled
+// by (scale / QB of the network) / (q.output_scale / q.output_one) and
+// rounded. InvalidArgument for another layout, or when a weight would not
+// fit 16 bits.
+absl::StatusOr<BulletExport> SerializeBulletNetwork(
+    const NetworkParams& params, const BulletQuantisation& q);
+
+}  // namespace chess
+
+#endif  // ENGINE_NETWORK_FILE_H_
