@@ -141,6 +141,9 @@ bool UciSession::HandleLine(absl::string_view line) {
   } else if (command == "bench") {
     StopSearch();
     HandleBench(args);
+  } else if (command == "eval") {
+    StopSearch();
+    HandleEval();
   } else if (command == "d") {
     Send(absl::StrCat("info string fen ", game_.position().ToFen()));
   } else if (command == "ponderhit") {
@@ -164,6 +167,15 @@ void UciSession::HandleUci() {
                     threads->first, " max ", threads->second));
   Send("option name Move Overhead type spin default 10 min 0 max 5000");
   Send("option name ConfigFile type string default <empty>");
+  // Stockfish's name for the network file; here bullet's quantised format.
+  Send("option name EvalFile type string default <empty>");
+  Send(absl::StrCat("option name EvalFileQA type spin default 255 min 1 max ",
+                    kMaxActivationOne));
+  Send(absl::StrCat("option name EvalFileQB type spin default 64 min 1 max ",
+                    kMaxOutputOne));
+  Send(
+      absl::StrCat("option name EvalFileScale type spin default 400 min 1 max ",
+                   kMaxOutputScale));
   Send("option name Clear Hash type button");
   Send("option name Ponder type check default false");
   Send("option name UCI_Chess960 type check default false");
@@ -396,9 +408,14 @@ void UciSession::HandleSetOption(absl::string_view args) {
       Send(absl::StrCat("info string error: ", config.status().message()));
       return;
     }
-    TryConfig(*config, value);
+    if (TryConfig(*config, value)) {
+      // A new config brings its own evaluation.
+      own_eval_.reset();
+      eval_file_.clear();
+    }
     return;
   }
+  if (HandleEvalFileOption(normalized, value)) return;
   EngineConfig config = engine_->config();
   if (absl::Status s = SetConfigOption(name, value, &config); !s.ok()) {
     Send(absl::StrCat("info string error: ", s.message()));
@@ -412,6 +429,90 @@ void UciSession::HandleSetOption(absl::string_view args) {
     Send(absl::StrCat("info string Found ", tables.tables,
                       " tablebases, up to ", tables.largest, " pieces"));
   }
+}
+
+bool UciSession::HandleEvalFileOption(const std::string& normalized,
+                                      absl::string_view value) {
+  if (normalized == "evalfile") {
+    eval_file_ = value == "<empty>" ? "" : std::string(value);
+    ApplyEvalFile();
+    return true;
+  }
+  const struct {
+    const char* name;
+    int* field;
+    int max;
+  } constants[] = {
+      {"evalfileqa", &eval_file_quantisation_.activation_one,
+       kMaxActivationOne},
+      {"evalfileqb", &eval_file_quantisation_.output_one, kMaxOutputOne},
+      {"evalfilescale", &eval_file_quantisation_.output_scale,
+       kMaxOutputScale}};
+  for (const auto& c : constants) {
+    if (normalized != c.name) continue;
+    int v;
+    if (!absl::SimpleAtoi(value, &v) || v < 1 || v > c.max) {
+      Send(absl::StrCat("info string error: ", c.name, " must be 1 to ", c.max,
+                        ", not \"", value, "\""));
+      return true;
+    }
+    *c.field = v;
+    if (!eval_file_.empty()) ApplyEvalFile();
+    return true;
+  }
+  return false;
+}
+
+void UciSession::ApplyEvalFile() {
+  EngineConfig config = engine_->config();
+  if (!own_eval_) own_eval_ = config.eval();
+  *config.mutable_eval() = *own_eval_;
+  if (eval_file_.empty()) {
+    TryConfig(config, "EvalFile");
+    own_eval_.reset();
+    return;
+  }
+  absl::StatusOr<NetworkParams> network =
+      ReadBulletNetwork(eval_file_, eval_file_quantisation_);
+  if (!network.ok()) {
+    Send(absl::StrCat(
+        "info string error: EvalFile: ", network.status().message(),
+        "; the evaluation stays as it was"));
+    return;
+  }
+  network->add_provenance(absl::StrCat("EvalFile ", eval_file_));
+  *config.mutable_eval()->mutable_network() = *std::move(network);
+  if (!TryConfig(config, "EvalFile")) return;
+  const BulletQuantisation& q = eval_file_quantisation_;
+  Send(absl::StrCat("info string EvalFile ", eval_file_, ": (768 -> ",
+                    config.eval().network().hidden_size(), ") x 2 -> 1, QA ",
+                    q.activation_one, ", QB ", q.output_one, ", scale ",
+                    q.output_scale));
+}
+
+void UciSession::HandleEval() {
+  if (!position_valid_) {
+    Send(
+        "info string error: the last \"position\" was rejected; send a valid "
+        "one before \"eval\"");
+    return;
+  }
+  const Position& pos = game_.position();
+  const EvalParams& eval = engine_->config().eval();
+  std::string source = "the linear evaluation of the config";
+  if (eval.has_network()) {
+    const NetworkParams& n = eval.network();
+    source = absl::StrCat(
+        eval_file_.empty() ? "the config's network" : "EvalFile " + eval_file_,
+        ", ", n.layout() == NetworkParams::PERSPECTIVE ? "(768 -> " : "768 -> ",
+        n.hidden_size(),
+        n.layout() == NetworkParams::PERSPECTIVE ? ") x 2 -> 1" : " -> 1",
+        n.whole_evaluation() ? "" : " added to the linear evaluation");
+  }
+  Send(absl::StrCat("Evaluation: ", source));
+  Send(absl::StrCat("Side to move: ",
+                    pos.side_to_move() == kWhite ? "white" : "black"));
+  Send(absl::StrCat("Final evaluation: ", engine_->Evaluate(pos)));
 }
 
 void UciSession::HandleBench(absl::string_view args) {

@@ -6,12 +6,14 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <thread>
 
 #include "absl/strings/string_view.h"
 #include "engine/game.h"
+#include "engine/network_file.h"
 #include "engine/search.h"
 
 namespace chess {
@@ -36,6 +38,14 @@ class UciSession {
   void HandlePerft(absl::string_view depth_text);
   void HandleSetOption(absl::string_view args);
   void HandleBench(absl::string_view args);
+  void HandleEval();
+  // EvalFile and its quantisation options; false when `normalized` is none
+  // of them.
+  bool HandleEvalFileOption(const std::string& normalized,
+                            absl::string_view value);
+  // Loads eval_file_ (or, when empty, goes back to the config's own
+  // evaluation) and reports what it loaded.
+  void ApplyEvalFile();
   void StopSearch();
   void WaitForSearch();
   // Applies a changed config if valid (true); otherwise reports why and keeps
@@ -53,6 +63,12 @@ class UciSession {
   // False after a rejected "position": "go" then refuses to search rather
   // than answer for another position.
   bool position_valid_ = true;
+  // EvalFile: a network in bullet's quantised format that replaces the
+  // config's evaluation, read with this quantisation; `own_eval_` is the
+  // evaluation it replaced, restored when EvalFile is emptied.
+  std::string eval_file_;
+  BulletQuantisation eval_file_quantisation_;
+  std::optional<EvalParams> own_eval_;
 };
 
 }  // namespace chess

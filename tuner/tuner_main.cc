@@ -16,6 +16,12 @@
 //   tuner net --data=DATA[,DATA] --start=CONFIG --out=CONFIG
 //             [--valid=DATA[,DATA]] [--settings=NETWORK_SETTINGS.textproto]
 //               a network trained on top of CONFIG's linear evaluation
+//   tuner export-net --out=FILE [--format=bullet] [--qa=255 --qb=64
+//                    --scale=400] CONFIG
+//               CONFIG's network as bullet's quantised.bin (FILE.provenance
+//               beside it)
+//   tuner import-net --out=CONFIG [--start=CONFIG] [--qa --qb --scale] FILE
+//               a bullet network as the evaluation of a config
 //   tuner spsa SPSA.textproto --state=FILE --work_dir=DIR
 //   tuner loop LOOP.textproto --output_dir=DIR
 //     datagen, spsa and loop on Slurm: --slurm_shards=N [--slurm_cpus=C]
@@ -59,6 +65,7 @@
 #include "tuner/datagen.h"
 #include "tuner/extract.h"
 #include "tuner/loop.h"
+#include "tuner/network_export.h"
 #include "tuner/network_run.h"
 #include "tuner/network_training.h"
 #include "tuner/perspective_training.h"
@@ -104,7 +111,8 @@ ABSL_FLAG(std::string, data, "",
           "texel/net: comma-separated datasets from `tuner extract`");
 ABSL_FLAG(std::string, start, "",
           "texel/net: starting engine config (net: the linear evaluation "
-          "the network is added to)");
+          "the network is added to); import-net: the config whose "
+          "evaluation the network replaces (default: the built-in one)");
 ABSL_FLAG(std::string, valid, "",
           "net: comma-separated held-out datasets, whose loss each epoch "
           "reports");
@@ -141,6 +149,13 @@ ABSL_FLAG(int32_t, refit_epochs,
           "dozens per position: rounding it costs)");
 ABSL_FLAG(double, l2, chess::TexelSettings::default_instance().l2(),
           "texel: L2 pull towards the starting weights (per cp^2)");
+ABSL_FLAG(int, qa, chess::BulletQuantisation().activation_one,
+          "export-net, import-net: bullet's QA (an activation of 1.0)");
+ABSL_FLAG(int, qb, chess::BulletQuantisation().output_one,
+          "export-net, import-net: bullet's QB (an output weight of 1.0)");
+ABSL_FLAG(int, scale, chess::BulletQuantisation().output_scale,
+          "export-net, import-net: centipawns per unit of the network's "
+          "output (bullet's SCALE)");
 ABSL_FLAG(std::string, state, "", "spsa: checkpoint file");
 ABSL_FLAG(std::string, work_dir, "", "spsa: directory for game logs");
 ABSL_FLAG(std::string, output_dir, "",
@@ -455,6 +470,102 @@ int Net() {
   return 0;
 }
 
+chess::BulletQuantisation QuantisationFromFlags() {
+  return {absl::GetFlag(FLAGS_qa), absl::GetFlag(FLAGS_qb),
+          absl::GetFlag(FLAGS_scale)};
+}
+
+int ExportNet(const std::vector<char*>& operands) {
+  const std::string out = chess::CommandLinePath(absl::GetFlag(FLAGS_out));
+  if (out.empty() || operands.size() != 1) {
+    return Fail(absl::InvalidArgumentError(
+        "export-net needs --out=FILE and one config"));
+  }
+  if (const std::string f = absl::GetFlag(FLAGS_format);
+      !f.empty() && f != "bullet") {
+    return Fail(absl::InvalidArgumentError(absl::StrCat(
+        "export-net --format=", f, ": the one network format is bullet")));
+  }
+  const std::string config_path = chess::CommandLinePath(operands[0]);
+  const std::string provenance_path = out + ".provenance";
+  if (absl::Status s = CheckOutputIsNoInput(out, {config_path}, "the config");
+      !s.ok())
+    return Fail(s);
+  if (chess::SameFile(provenance_path, config_path)) {
+    return Fail(absl::InvalidArgumentError(
+        absl::StrCat(provenance_path,
+                     " (the provenance beside --out) is the "
+                     "config; name another --out")));
+  }
+  absl::StatusOr<chess::EngineConfig> config =
+      chess::LoadEngineConfig(config_path);
+  if (!config.ok()) return Fail(config.status());
+  const chess::BulletQuantisation q = QuantisationFromFlags();
+  absl::StatusOr<chess::ExportedNetwork> exported = chess::ExportBulletNetwork(
+      *config, q, chess::RandomGamePositions(10000, 1));
+  if (!exported.ok()) return Fail(exported.status());
+  if (absl::Status s = chess::WriteFileAtomically(out, exported->file.bytes);
+      !s.ok())
+    return Fail(s);
+  if (absl::Status s = chess::WriteFileAtomically(
+          provenance_path,
+          absl::StrCat(absl::StrJoin(exported->provenance, "\n"), "\n"));
+      !s.ok())
+    return Fail(s);
+  std::cout << absl::StrFormat(
+      "%s: (768 -> %d) x 2 -> 1, QA %d, QB %d, scale %d, %d bytes\n", out,
+      config->eval().network().hidden_size(), q.activation_one, q.output_one,
+      q.output_scale, exported->file.bytes.size());
+  if (exported->file.exact) {
+    std::cout << "exact: evaluates every position as " << operands[0]
+              << " does\n";
+  } else {
+    std::cout << absl::StrFormat(
+        "output layer x%g, rounded: on %d positions of random games the "
+        "file's evaluation differs by %.2f cp on average, %d cp at most (a "
+        "QB of %g holds it exactly)\n",
+        exported->file.output_factor, exported->positions,
+        exported->mean_difference_cp, exported->max_difference_cp,
+        q.output_one / exported->file.output_factor);
+  }
+  return chess::kExitOk;
+}
+
+int ImportNet(const std::vector<char*>& operands) {
+  const std::string out = chess::CommandLinePath(absl::GetFlag(FLAGS_out));
+  if (out.empty() || operands.size() != 1) {
+    return Fail(absl::InvalidArgumentError(
+        "import-net needs --out=CONFIG and one network file"));
+  }
+  const std::string file = chess::CommandLinePath(operands[0]);
+  const std::string start_path =
+      chess::CommandLinePath(absl::GetFlag(FLAGS_start));
+  if (absl::Status s = CheckOutputIsNoInput(
+          out, {file, start_path.empty() ? file : start_path}, "input");
+      !s.ok())
+    return Fail(s);
+  chess::EngineConfig start = chess::DefaultEngineConfig();
+  if (!start_path.empty()) {
+    absl::StatusOr<chess::EngineConfig> loaded =
+        chess::LoadEngineConfig(start_path);
+    if (!loaded.ok()) return Fail(loaded.status());
+    start = *std::move(loaded);
+  }
+  absl::StatusOr<chess::EngineConfig> config =
+      chess::ImportBulletNetwork(file, QuantisationFromFlags(), start);
+  if (!config.ok()) return Fail(config.status());
+  config->set_name(fs::path(out).stem().string());
+  if (absl::Status s = chess::WriteTextProto(
+          *config, out,
+          absl::StrCat("# The network of ", operands[0],
+                       " (bullet's quantised format), by tuner import-net\n"));
+      !s.ok())
+    return Fail(s);
+  std::cout << out << ": (768 -> " << config->eval().network().hidden_size()
+            << ") x 2 -> 1 from " << operands[0] << "\n";
+  return chess::kExitOk;
+}
+
 chess::TexelSettings SettingsFromFlags() {
   chess::TexelSettings s;
   s.set_epochs(absl::GetFlag(FLAGS_epochs));
@@ -733,6 +844,14 @@ const std::vector<chess::Subcommand>& Subcommands() {
        "--data=DATA[,DATA] --start=CONFIG --out=CONFIG",
        {"data", "valid", "start", "out", "settings"},
        [](const std::vector<char*>&) { return Net(); }},
+      {"export-net",
+       "--out=FILE [--format=bullet] [--qa=255 --qb=64 --scale=400] CONFIG",
+       {"out", "format", "qa", "qb", "scale"},
+       ExportNet},
+      {"import-net",
+       "--out=CONFIG [--start=CONFIG] [--qa=255 --qb=64 --scale=400] FILE",
+       {"out", "start", "qa", "qb", "scale"},
+       ImportNet},
       {"spsa",
        "SPSA.textproto --state=FILE --work_dir=DIR",
        {"state", "work_dir", "slurm_shards", "slurm_cpus", "srun", "sbatch",
@@ -778,7 +897,9 @@ int main(int argc, char** argv) {
     }
   }
   absl::SetProgramUsageMessage(
-      "tuner datagen|extract|convert|texel|net|spsa|loop|report|bench ... (see "
+      "tuner "
+      "datagen|extract|convert|texel|net|export-net|import-net|spsa|loop|"
+      "report|bench ... (see "
       "tuner_main.cc)");
   std::vector<char*> args = absl::ParseCommandLine(argc, argv);
   chess::EndChildrenOnTermination("tuner");
@@ -790,10 +911,12 @@ int main(int argc, char** argv) {
       Subcommands().begin(), Subcommands().end(),
       [&](const chess::Subcommand& s) { return s.name == command; });
   if (sub == Subcommands().end()) {
-    return Fail(absl::InvalidArgumentError(
-        "usage: tuner datagen|extract|convert|texel|net|spsa|loop|report|bench "
-        "(see "
-        "--help)"));
+    return Fail(
+        absl::InvalidArgumentError("usage: tuner "
+                                   "datagen|extract|convert|texel|net|export-"
+                                   "net|import-net|spsa|loop|report|bench "
+                                   "(see "
+                                   "--help)"));
   }
   return sub->run(rest);
 }
