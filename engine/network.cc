@@ -139,6 +139,10 @@ absl::StatusOr<Network> Network::FromProto(const NetworkParams& params) {
   return net;
 }
 
+Quantisation QuantisationOf(const NetworkParams& params) {
+  return {params.activation_one(), params.output_one(), params.output_scale()};
+}
+
 absl::StatusOr<Network> Network::FromEval(const EvalParams& eval) {
   if (!eval.has_network()) return Network();
   return FromProto(eval.network());

@@ -57,6 +57,19 @@ inline int OtherSideInput(int input) {
 // activation (at most 255) times a weight fits 16 bits: the fast product.
 // Other networks (bullet's, of other quantisations) take a slower one.
 inline constexpr int kMaxPerspectiveOutputWeight = 127;
+// How a PERSPECTIVE network's floats are integers (NetworkParams): an
+// activation of 1.0 is activation_one units (bullet's QA), an output weight
+// of 1.0 output_one (QB), and an output of 1 is output_scale centipawns
+// (bullet's SCALE). The defaults are bullet's usual ones.
+struct Quantisation {
+  int activation_one = 255;
+  int output_one = 64;
+  int output_scale = 400;
+};
+// What `tuner net` gives a new network: an output of 1 is a pawn.
+inline constexpr Quantisation kPawnQuantisation{255, 64, 100};
+Quantisation QuantisationOf(const NetworkParams& params);
+
 // The largest quantisation constants a PERSPECTIVE network may have.
 inline constexpr int kMaxActivationOne = 32767;
 inline constexpr int kMaxOutputOne = 32767;

@@ -32,7 +32,7 @@ void AppendI16(int value, std::string* out) {
   out->push_back(char(bits >> 8));
 }
 
-absl::Status CheckQuantisation(const BulletQuantisation& q) {
+absl::Status CheckQuantisation(const Quantisation& q) {
   if (q.activation_one < 1 || q.activation_one > kMaxActivationOne ||
       q.output_one < 1 || q.output_one > kMaxOutputOne || q.output_scale < 1 ||
       q.output_scale > kMaxOutputScale) {
@@ -47,7 +47,7 @@ absl::Status CheckQuantisation(const BulletQuantisation& q) {
 }  // namespace
 
 absl::StatusOr<NetworkParams> ParseBulletNetwork(absl::string_view bytes,
-                                                 const BulletQuantisation& q,
+                                                 const Quantisation& q,
                                                  absl::string_view name) {
   if (absl::Status s = CheckQuantisation(q); !s.ok()) return s;
   int hidden = 0;
@@ -96,7 +96,7 @@ absl::StatusOr<NetworkParams> ParseBulletNetwork(absl::string_view bytes,
 }
 
 absl::StatusOr<NetworkParams> ReadBulletNetwork(const std::string& path,
-                                                const BulletQuantisation& q) {
+                                                const Quantisation& q) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     return absl::NotFoundError(
@@ -120,7 +120,7 @@ absl::StatusOr<NetworkParams> ReadBulletNetwork(const std::string& path,
 }
 
 absl::StatusOr<BulletExport> SerializeBulletNetwork(
-    const NetworkParams& params, const BulletQuantisation& q) {
+    const NetworkParams& params, const Quantisation& q) {
   if (absl::Status s = CheckQuantisation(q); !s.ok()) return s;
   if (params.layout() != NetworkParams::PERSPECTIVE) {
     return absl::InvalidArgumentError(

@@ -14,14 +14,9 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "engine/engine_config.pb.h"
+#include "engine/network.h"
 
 namespace chess {
-
-struct BulletQuantisation {
-  int activation_one = 255;  // QA
-  int output_one = 64;       // QB
-  int output_scale = 400;    // centipawns per unit of output
-};
 
 // Files larger than this are refused (N = 1024 is 1.6 MB).
 inline constexpr size_t kMaxNetworkFileBytes = 64 << 20;
@@ -30,10 +25,10 @@ inline constexpr size_t kMaxNetworkFileBytes = 64 << 20;
 // names the file in errors (a size that is no network, padding that is not
 // zero, weights whose sums overflow 16 bits).
 absl::StatusOr<NetworkParams> ParseBulletNetwork(absl::string_view bytes,
-                                                 const BulletQuantisation& q,
+                                                 const Quantisation& q,
                                                  absl::string_view name);
 absl::StatusOr<NetworkParams> ReadBulletNetwork(const std::string& path,
-                                                const BulletQuantisation& q);
+                                                const Quantisation& q);
 
 // How a network's output layer was carried into another quantisation.
 struct BulletExport {
@@ -51,7 +46,7 @@ struct BulletExport {
 // rounded. InvalidArgument for another layout, or when a weight would not
 // fit 16 bits.
 absl::StatusOr<BulletExport> SerializeBulletNetwork(
-    const NetworkParams& params, const BulletQuantisation& q);
+    const NetworkParams& params, const Quantisation& q);
 
 }  // namespace chess
 

@@ -37,7 +37,7 @@ TEST(NetworkFileTest, BulletsFormatRoundTripsExactly) {
   params.set_activation_one(255);
   params.set_output_one(64);
   params.set_output_scale(400);
-  const BulletQuantisation q;  // 255, 64, 400
+  const Quantisation q;  // 255, 64, 400
   absl::StatusOr<BulletExport> file = SerializeBulletNetwork(params, q);
   ASSERT_TRUE(file.ok()) << file.status();
   EXPECT_TRUE(file->exact);

@@ -483,7 +483,7 @@ void UciSession::ApplyEvalFile() {
   network->add_provenance(absl::StrCat("EvalFile ", eval_file_));
   *config.mutable_eval()->mutable_network() = *std::move(network);
   if (!TryConfig(config, "EvalFile")) return;
-  const BulletQuantisation& q = eval_file_quantisation_;
+  const Quantisation& q = eval_file_quantisation_;
   Send(absl::StrCat("info string EvalFile ", eval_file_, ": (768 -> ",
                     config.eval().network().hidden_size(), ") x 2 -> 1, QA ",
                     q.activation_one, ", QB ", q.output_one, ", scale ",

@@ -67,7 +67,7 @@ class UciSession {
   // config's evaluation, read with this quantisation; `own_eval_` is the
   // evaluation it replaced, restored when EvalFile is emptied.
   std::string eval_file_;
-  BulletQuantisation eval_file_quantisation_;
+  Quantisation eval_file_quantisation_;
   std::optional<EvalParams> own_eval_;
 };
 

@@ -29,7 +29,7 @@ std::vector<Position> RandomGamePositions(int count, uint64_t seed) {
 }
 
 absl::StatusOr<ExportedNetwork> ExportBulletNetwork(
-    const EngineConfig& config, const BulletQuantisation& q,
+    const EngineConfig& config, const Quantisation& q,
     const std::vector<Position>& check) {
   if (!config.eval().has_network()) {
     return absl::InvalidArgumentError(
@@ -77,7 +77,7 @@ absl::StatusOr<ExportedNetwork> ExportBulletNetwork(
 }
 
 absl::StatusOr<EngineConfig> ImportBulletNetwork(const std::string& path,
-                                                 const BulletQuantisation& q,
+                                                 const Quantisation& q,
                                                  const EngineConfig& start) {
   absl::StatusOr<NetworkParams> network = ReadBulletNetwork(path, q);
   if (!network.ok()) return network.status();

@@ -30,13 +30,13 @@ struct ExportedNetwork {
 // The file of `config`'s network (PERSPECTIVE, the whole evaluation) in
 // quantisation `q`, checked against the config on `check` positions.
 absl::StatusOr<ExportedNetwork> ExportBulletNetwork(
-    const EngineConfig& config, const BulletQuantisation& q,
+    const EngineConfig& config, const Quantisation& q,
     const std::vector<Position>& check);
 
 // `start` with its evaluation replaced by the network of the file at
 // `path` (read in quantisation `q`), its provenance naming the file.
 absl::StatusOr<EngineConfig> ImportBulletNetwork(const std::string& path,
-                                                 const BulletQuantisation& q,
+                                                 const Quantisation& q,
                                                  const EngineConfig& start);
 
 }  // namespace chess

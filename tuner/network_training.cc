@@ -77,38 +77,64 @@ struct AdamState {
 
 }  // namespace
 
-NetworkParams Rounded(const FloatNetwork& net, NetworkParams::Layout layout) {
+// Centipawns per float output unit (pawns) over centipawns per quantised
+// output unit: a float output weight times this times QB is the integer.
+double PawnsToOutputs(const Quantisation& q) {
+  return kCentipawnsPerOutput / q.output_scale;
+}
+
+NetworkParams Rounded(const FloatNetwork& net, NetworkParams::Layout layout,
+                      const Quantisation& q) {
   const bool perspective = layout == NetworkParams::PERSPECTIVE;
+  const Quantisation& units = perspective ? q : kPawnQuantisation;
   const double output_limit = perspective ? kMaxPerspectiveOutputWeight
                                           : std::numeric_limits<int16_t>::max();
+  const double output_one = units.output_one * PawnsToOutputs(units);
   NetworkParams params;
-  if (perspective) params.set_layout(layout);
+  if (perspective) {
+    params.set_layout(layout);
+    if (units.activation_one != kPawnQuantisation.activation_one ||
+        units.output_one != kPawnQuantisation.output_one ||
+        units.output_scale != kPawnQuantisation.output_scale) {
+      params.set_activation_one(units.activation_one);
+      params.set_output_one(units.output_one);
+      params.set_output_scale(units.output_scale);
+    }
+  }
   params.set_hidden_size(net.hidden);
   for (float w : net.input_weights)
-    params.add_input_weights(Round16(w * kNetworkActivationOne));
+    params.add_input_weights(Round16(w * units.activation_one));
   for (float b : net.hidden_biases)
-    params.add_hidden_biases(Round16(b * kNetworkActivationOne));
+    params.add_hidden_biases(Round16(b * units.activation_one));
   for (float w : net.output_weights) {
     params.add_output_weights(int(std::clamp<double>(
-        Round16(w * kNetworkOutputOne), -output_limit, output_limit)));
+        Round16(w * output_one), -output_limit, output_limit)));
   }
   params.set_output_bias(int32_t(std::lround(
-      double(net.output_bias) * kNetworkActivationOne * kNetworkOutputOne)));
+      double(net.output_bias) * units.activation_one * output_one)));
   return params;
 }
 
 FloatNetwork Unrounded(const NetworkParams& params) {
+  const Quantisation q = QuantisationOf(params);
+  const double output_one = q.output_one * PawnsToOutputs(q);
   FloatNetwork net;
   net.hidden = params.hidden_size();
   for (int w : params.input_weights())
-    net.input_weights.push_back(float(w) / kNetworkActivationOne);
+    net.input_weights.push_back(float(double(w) / q.activation_one));
   for (int b : params.hidden_biases())
-    net.hidden_biases.push_back(float(b) / kNetworkActivationOne);
+    net.hidden_biases.push_back(float(double(b) / q.activation_one));
   for (int w : params.output_weights())
-    net.output_weights.push_back(float(w) / kNetworkOutputOne);
-  net.output_bias = float(double(params.output_bias()) /
-                          (double(kNetworkActivationOne) * kNetworkOutputOne));
+    net.output_weights.push_back(float(w / output_one));
+  net.output_bias =
+      float(double(params.output_bias()) / (q.activation_one * output_one));
   return net;
+}
+
+float MaxPerspectiveOutputWeight(const Quantisation& q) {
+  // Half a unit below the limit's rounding edge.
+  return float((kMaxPerspectiveOutputWeight + 0.49) /
+               (q.output_one * PawnsToOutputs(q)));
 }
 
 void NetworkSamples::Add(const Position& pos, int linear_cp, float target) {
@@ -214,6 +240,21 @@ absl::Status ValidateNetworkSettings(const NetworkSettings& s) {
   }
   if (s.threads() < 0 || s.threads() > 256)
     return invalid("threads = ", s.threads(), " is not in [0, 256]");
+  const struct {
+    const char* field;
+    int value, default_value, max;
+  } constants[] = {{"activation_one", s.activation_one(),
+                    kPawnQuantisation.activation_one, kNetworkActivationOne},
+                   {"output_one", s.output_one(), kPawnQuantisation.output_one,
+                    kMaxOutputOne},
+                   {"output_scale", s.output_scale(),
+                    kPawnQuantisation.output_scale, kMaxOutputScale}};
+  for (const auto& c : constants) {
+    if (c.value < 1 || c.value > c.max)
+      return invalid(c.field, " = ", c.value, " is not in [1, ", c.max, "]");
+    if (c.value != c.default_value && s.layout() != NetworkParams::PERSPECTIVE)
+      return invalid(c.field, " needs layout PERSPECTIVE");
+  }
   return absl::OkStatus();
 }
 

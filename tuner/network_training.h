@@ -67,9 +67,14 @@ struct FloatNetwork {
 };
 
 // `net` in the engine's integers for `layout` (each weight clipped to what
-// the layout allows), and the float network that rounds to `params`.
-NetworkParams Rounded(const FloatNetwork& net, NetworkParams::Layout layout);
+// the layout allows; a PERSPECTIVE network in quantisation `q`), and the
+// float network that rounds to `params`.
+NetworkParams Rounded(const FloatNetwork& net, NetworkParams::Layout layout,
+                      const Quantisation& q = kPawnQuantisation);
 FloatNetwork Unrounded(const NetworkParams& params);
+// The largest float output weight (an output of 1 a pawn) that rounds within
+// kMaxPerspectiveOutputWeight in quantisation `q`.
+float MaxPerspectiveOutputWeight(const Quantisation& q);
 
 // Mean squared error of sigma(k (linear + network)) against the targets, with
 // the network evaluated exactly as the engine does; an empty network measures

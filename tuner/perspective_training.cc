@@ -124,14 +124,15 @@ struct AdamW {
   explicit AdamW(size_t n) : m(n), v(n) {}
   // `decay`: the fraction of each weight taken away this step.
   void Step(size_t begin, size_t end, float* params, const float* gradients,
-            float scale, float step_size, float decay) {
+            float scale, float step_size, float decay,
+            float limit = kMaxPerspectiveWeight) {
     for (size_t i = begin; i < end; ++i) {
       const float gradient = gradients[i] * scale;
       m[i] = 0.9f * m[i] + 0.1f * gradient;
       v[i] = 0.999f * v[i] + 0.001f * gradient * gradient;
       const float p = params[i] * (1 - decay) -
                       step_size * m[i] / (std::sqrt(v[i]) + 1e-8f);
-      params[i] = std::clamp(p, -kMaxPerspectiveWeight, kMaxPerspectiveWeight);
+      params[i] = std::clamp(p, -limit, limit);
     }
   }
 };
@@ -165,6 +166,15 @@ NetworkTraining TrainPerspectiveNetwork(
   std::mt19937_64 rng(settings.seed());
   FloatNetwork net = initial ? Unrounded(*initial)
                              : RandomPerspective(settings.hidden_size(), rng);
+  const Quantisation q =
+      initial ? QuantisationOf(*initial)
+              : Quantisation{settings.activation_one(), settings.output_one(),
+                             settings.output_scale()};
+  // bullet's clip, in output units, and what the engine's fast product takes.
+  const float output_limit =
+      std::min(kMaxPerspectiveWeight * float(q.output_scale) /
+                   float(kCentipawnsPerOutput),
+               MaxPerspectiveOutputWeight(q));
   const int hidden = net.hidden;
   const size_t threads =
       settings.threads() > 0 ? size_t(settings.threads()) : CoreCount();
@@ -224,15 +234,16 @@ NetworkTraining TrainPerspectiveNetwork(
       bias_adam.Step(0, hidden, net.hidden_biases.data(),
                      sum.hidden_biases.data(), scale, step_size, 0);
       output_adam.Step(0, net.output_weights.size(), net.output_weights.data(),
-                       sum.output_weights.data(), scale, step_size, decay);
+                       sum.output_weights.data(), scale, step_size, decay,
+                       output_limit);
       const float output_bias_gradient = float(sum.output_bias);
       output_bias_adam.Step(0, 1, &net.output_bias, &output_bias_gradient,
-                            scale, step_size, 0);
+                            scale, step_size, 0, output_limit);
     }
     result.epoch_loss.push_back(order.size() ? epoch_loss / order.size() : 0);
-    if (on_epoch) on_epoch(epoch, Rounded(net, NetworkParams::PERSPECTIVE));
+    if (on_epoch) on_epoch(epoch, Rounded(net, NetworkParams::PERSPECTIVE, q));
   }
-  result.params = Rounded(net, NetworkParams::PERSPECTIVE);
+  result.params = Rounded(net, NetworkParams::PERSPECTIVE, q);
   return result;
 }
 

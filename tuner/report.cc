@@ -206,8 +206,10 @@ std::string LoopReportHtml(const LoopReport& report, const EngineConfig& start,
              absl::StrCat(r.positions()),
              r.has_start_loss() ? absl::StrFormat("%.5f", r.start_loss()) : "-",
              absl::StrFormat("%.5f", r.loss()), absl::StrFormat("%.3f", r.k()),
-             absl::StrFormat("%+.1f ± %.1f", r.elo_vs_previous(),
-                             r.elo_vs_previous_error()),
+             r.has_elo_vs_previous()
+                 ? absl::StrFormat("%+.1f ± %.1f", r.elo_vs_previous(),
+                                   r.elo_vs_previous_error())
+                 : "one-sided",
              r.has_elo_vs_start()
                  ? absl::StrFormat("%+.1f ± %.1f", r.elo_vs_start(),
                                    r.elo_vs_start_error())
@@ -220,9 +222,12 @@ std::string LoopReportHtml(const LoopReport& report, const EngineConfig& start,
         &json, i ? "," : "", "{\"g\":", r.generation(),
         ",\"loss\":", JsonNumber(r.loss(), 6), ",\"startLoss\":",
         r.has_start_loss() ? JsonNumber(r.start_loss(), 6) : "null",
-        ",\"k\":", JsonNumber(r.k(), 4),
-        ",\"elo\":", JsonNumber(r.elo_vs_previous(), 1),
-        ",\"err\":", JsonNumber(r.elo_vs_previous_error(), 1), ",\"eloStart\":",
+        ",\"k\":", JsonNumber(r.k(), 4), ",\"elo\":",
+        r.has_elo_vs_previous() ? JsonNumber(r.elo_vs_previous(), 1) : "null",
+        ",\"err\":",
+        r.has_elo_vs_previous() ? JsonNumber(r.elo_vs_previous_error(), 1)
+                                : "null",
+        ",\"eloStart\":",
         r.has_elo_vs_start() ? JsonNumber(r.elo_vs_start(), 1) : "null",
         ",\"errStart\":",
         r.has_elo_vs_start() ? JsonNumber(r.elo_vs_start_error(), 1) : "null",

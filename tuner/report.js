@@ -14,7 +14,7 @@ function card(parent, title) {
 function drawLoop(box) {
   const gens = R.generations;
   errorBarPlot(card(box, 'Elo of each candidate against the previous best (95%)'),
-               gens.map(g => ({x: g.g, y: g.elo, err: g.err})),
+               gens.filter(g => g.elo !== null).map(g => ({x: g.g, y: g.elo, err: g.err})),
                {xLabel: 'generation', xInteger: true, yLabel: 'Elo', name: 'vs previous', width: 420});
   const accepted = gens.filter(g => g.eloStart !== null);
   if (accepted.length) {

@@ -149,11 +149,11 @@ ABSL_FLAG(int32_t, refit_epochs,
           "dozens per position: rounding it costs)");
 ABSL_FLAG(double, l2, chess::TexelSettings::default_instance().l2(),
           "texel: L2 pull towards the starting weights (per cp^2)");
-ABSL_FLAG(int, qa, chess::BulletQuantisation().activation_one,
+ABSL_FLAG(int, qa, chess::Quantisation().activation_one,
           "export-net, import-net: bullet's QA (an activation of 1.0)");
-ABSL_FLAG(int, qb, chess::BulletQuantisation().output_one,
+ABSL_FLAG(int, qb, chess::Quantisation().output_one,
           "export-net, import-net: bullet's QB (an output weight of 1.0)");
-ABSL_FLAG(int, scale, chess::BulletQuantisation().output_scale,
+ABSL_FLAG(int, scale, chess::Quantisation().output_scale,
           "export-net, import-net: centipawns per unit of the network's "
           "output (bullet's SCALE)");
 ABSL_FLAG(std::string, state, "", "spsa: checkpoint file");
@@ -470,7 +470,7 @@ int Net() {
   return 0;
 }
 
-chess::BulletQuantisation QuantisationFromFlags() {
+chess::Quantisation QuantisationFromFlags() {
   return {absl::GetFlag(FLAGS_qa), absl::GetFlag(FLAGS_qb),
           absl::GetFlag(FLAGS_scale)};
 }
@@ -500,7 +500,7 @@ int ExportNet(const std::vector<char*>& operands) {
   absl::StatusOr<chess::EngineConfig> config =
       chess::LoadEngineConfig(config_path);
   if (!config.ok()) return Fail(config.status());
-  const chess::BulletQuantisation q = QuantisationFromFlags();
+  const chess::Quantisation q = QuantisationFromFlags();
   absl::StatusOr<chess::ExportedNetwork> exported = chess::ExportBulletNetwork(
       *config, q, chess::RandomGamePositions(10000, 1));
   if (!exported.ok()) return Fail(exported.status());

@@ -19,7 +19,7 @@ constexpr int kHidden = 32;
 constexpr size_t kValueBytes = 2 * (768 * kHidden + kHidden + 2 * kHidden + 1);
 constexpr size_t kFileBytes = (kValueBytes + 63) / 64 * 64;
 
-void Check(const std::string& bytes, const chess::BulletQuantisation& q) {
+void Check(const std::string& bytes, const chess::Quantisation& q) {
   absl::StatusOr<chess::NetworkParams> params =
       chess::ParseBulletNetwork(bytes, q, "fuzz.bin");
   if (!params.ok()) return;
@@ -38,7 +38,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string input(reinterpret_cast<const char*>(data), size);
   Check(input, {});
   if (size < 6) return 0;
-  chess::BulletQuantisation q;
+  chess::Quantisation q;
   q.activation_one = 1 + (data[0] | data[1] << 8) % 400;
   q.output_one = 1 + data[2] % 128;
   q.output_scale = 1 + (data[3] | data[4] << 8) % 1000;
