@@ -13,12 +13,26 @@ namespace chess {
 namespace {
 
 // Gradients of one thread's share of a batch, laid out as the weights.
+// Positions whose gradients by the hidden sums are kept before they are added
+// to the input weights' gradients, a row of inputs at a time: each input's
+// row is then read and written once per chunk rather than once per position
+// that has it.
+inline constexpr int kChunkPositions = 256;
+
 struct Gradients {
   std::vector<float> input_weights, hidden_biases, output_weights;
   double output_bias = 0;
   double loss = 0;
   // Scratch for one position.
-  std::vector<float> us, them, us_gradient, them_gradient;
+  std::vector<float> us, them;
+  // The chunk: each position's inputs and gradients by the hidden sums, by
+  // side (entry 2 * position + side).
+  int chunk_size = 0;
+  std::vector<float> hidden_gradients;  // [entry][hidden]
+  std::vector<uint16_t> entry_inputs;   // [entry][kMaxPieces]
+  std::vector<uint8_t> entry_counts;    // [entry]
+  // Scratch of AddChunk: the entries of each input.
+  std::vector<int> input_entries, input_first, input_next;
 
   explicit Gradients(int hidden)
       : input_weights(size_t(kNetworkInputs) * hidden),
@@ -26,8 +40,12 @@ struct Gradients {
         output_weights(2 * size_t(hidden)),
         us(hidden),
         them(hidden),
-        us_gradient(hidden),
-        them_gradient(hidden) {}
+        hidden_gradients(2 * size_t(kChunkPositions) * hidden),
+        entry_inputs(2 * size_t(kChunkPositions) * kMaxPieces),
+        entry_counts(2 * size_t(kChunkPositions)),
+        input_entries(2 * size_t(kChunkPositions) * kMaxPieces),
+        input_first(kNetworkInputs + 1),
+        input_next(kNetworkInputs) {}
   void Clear() {
     std::fill(input_weights.begin(), input_weights.end(), 0.0f);
     std::fill(hidden_biases.begin(), hidden_biases.end(), 0.0f);
@@ -55,18 +73,131 @@ FloatNetwork RandomPerspective(int hidden, std::mt19937_64& rng) {
   return net;
 }
 
-float SquaredClipped(float x) {
-  const float a = std::clamp(x, 0.0f, 1.0f);
-  return a * a;
+// Eight floats (GCC and Clang vector extension), loadable from any float's
+// address: one AVX register.
+using Floats = float __attribute__((vector_size(32), aligned(4)));
+inline constexpr int kFloatLanes = 8;
+// Hidden units summed at a time, their sums held in registers over every
+// input's row: a row is then read once and no sum goes through memory.
+inline constexpr int kBlockFloats = 64;
+inline constexpr int kBlockVectors = kBlockFloats / kFloatLanes;
+// A hidden size is a multiple of kNetworkBlock: blocks of 64, and one of 32.
+static_assert(kBlockFloats == 2 * kNetworkBlock);
+
+// out[j] = start[j] + sum of rows[r][j] for the `Vectors` x 8 units from
+// `first`, their sums in registers.
+template <int Vectors>
+void SumRowsBlock(const float* start, const float* const* rows, int count,
+                  int first, float* out) {
+  Floats sums[Vectors];
+  for (int v = 0; v < Vectors; ++v)
+    sums[v] = *reinterpret_cast<const Floats*>(start + first + v * kFloatLanes);
+  for (int r = 0; r < count; ++r) {
+    const float* row = rows[r] + first;
+    for (int v = 0; v < Vectors; ++v)
+      sums[v] += *reinterpret_cast<const Floats*>(row + v * kFloatLanes);
+  }
+  for (int v = 0; v < Vectors; ++v)
+    *reinterpret_cast<Floats*>(out + first + v * kFloatLanes) = sums[v];
 }
 
-// d SquaredClipped / dx, times `g`.
-float SquaredClippedGradient(float x, float g) {
-  return x > 0.0f && x < 1.0f ? 2.0f * x * g : 0.0f;
+// out[j] = start[j] + sum of rows[r][j], for j < hidden (a multiple of
+// kNetworkBlock), a block of units at a time.
+void SumRows(const float* start, const float* const* rows, int count,
+             int hidden, float* out) {
+  int first = 0;
+  for (; first + kBlockFloats <= hidden; first += kBlockFloats)
+    SumRowsBlock<kBlockVectors>(start, rows, count, first, out);
+  if (first < hidden)
+    SumRowsBlock<kNetworkBlock / kFloatLanes>(start, rows, count, first, out);
 }
 
-void AddRow(const float* __restrict row, int hidden, float* __restrict sums) {
-  for (int j = 0; j < hidden; ++j) sums[j] += row[j];
+// rows[r][j] += add[j] for every row and the `Vectors` x 8 units from
+// `first`.
+template <int Vectors>
+void AddToRowsBlock(const float* add, float* const* rows, int count,
+                    int first) {
+  Floats block[Vectors];
+  for (int v = 0; v < Vectors; ++v)
+    block[v] = *reinterpret_cast<const Floats*>(add + first + v * kFloatLanes);
+  for (int r = 0; r < count; ++r) {
+    float* row = rows[r] + first;
+    for (int v = 0; v < Vectors; ++v)
+      *reinterpret_cast<Floats*>(row + v * kFloatLanes) += block[v];
+  }
+}
+
+// rows[r][j] += add[j] for every row, a block of units at a time.
+void AddToRows(const float* add, float* const* rows, int count, int hidden) {
+  int first = 0;
+  for (; first + kBlockFloats <= hidden; first += kBlockFloats)
+    AddToRowsBlock<kBlockVectors>(add, rows, count, first);
+  if (first < hidden)
+    AddToRowsBlock<kNetworkBlock / kFloatLanes>(add, rows, count, first);
+}
+
+// sum over j of clamp(x[j], 0, 1)^2 * w[j].
+float SquaredClippedDot(const float* x, const float* w, int hidden) {
+  Floats total = {};
+  for (int j = 0; j < hidden; j += kFloatLanes) {
+    Floats a = *reinterpret_cast<const Floats*>(x + j);
+    a = a < 0.0f ? 0.0f : a;
+    a = a > 1.0f ? 1.0f : a;
+    total += a * a * *reinterpret_cast<const Floats*>(w + j);
+  }
+  float sum = 0;
+  for (int l = 0; l < kFloatLanes; ++l) sum += total[l];
+  return sum;
+}
+
+// Through the output layer backwards, `d` the loss's gradient by the output:
+// the output weights' gradients (d * activation) into `output_gradient`, and
+// the gradient by each hidden sum (d * w * 2x inside (0, 1), else 0) into
+// `hidden_gradient`.
+void OutputBackward(const float* x, const float* w, float d, int hidden,
+                    float* output_gradient, float* hidden_gradient) {
+  for (int j = 0; j < hidden; j += kFloatLanes) {
+    const Floats sum = *reinterpret_cast<const Floats*>(x + j);
+    Floats a = sum < 0.0f ? 0.0f : sum;
+    a = a > 1.0f ? 1.0f : a;
+    *reinterpret_cast<Floats*>(output_gradient + j) += d * a * a;
+    const Floats inside = (sum > 0.0f) & (sum < 1.0f) ? 2.0f * d : 0.0f;
+    *reinterpret_cast<Floats*>(hidden_gradient + j) =
+        inside * sum * *reinterpret_cast<const Floats*>(w + j);
+  }
+}
+
+// The chunk's gradients by the hidden sums into the input weights'
+// gradients: the entries are sorted by input (counting sort), and each
+// input's row gets the sum of its entries, a block of units at a time in
+// registers.
+void AddChunk(int hidden, Gradients& g) {
+  const int entries = 2 * g.chunk_size;
+  std::fill(g.input_first.begin(), g.input_first.end(), 0);
+  for (int e = 0; e < entries; ++e) {
+    for (int c = 0; c < g.entry_counts[e]; ++c)
+      ++g.input_first[g.entry_inputs[size_t(e) * kMaxPieces + c] + 1];
+  }
+  for (int input = 0; input < kNetworkInputs; ++input)
+    g.input_first[input + 1] += g.input_first[input];
+  std::copy_n(g.input_first.begin(), kNetworkInputs, g.input_next.begin());
+  for (int e = 0; e < entries; ++e) {
+    for (int c = 0; c < g.entry_counts[e]; ++c) {
+      const int input = g.entry_inputs[size_t(e) * kMaxPieces + c];
+      g.input_entries[g.input_next[input]++] = e;
+    }
+  }
+  const float* rows[2 * kChunkPositions];
+  for (int input = 0; input < kNetworkInputs; ++input) {
+    const int begin = g.input_first[input], end = g.input_first[input + 1];
+    if (begin == end) continue;
+    for (int n = begin; n < end; ++n)
+      rows[n - begin] =
+          &g.hidden_gradients[size_t(g.input_entries[n]) * hidden];
+    float* row = &g.input_weights[size_t(input) * hidden];
+    SumRows(row, rows, end - begin, hidden, row);
+  }
+  g.chunk_size = 0;
 }
 
 // Forward and backward through one training item, into `g`.
@@ -76,23 +207,23 @@ void Accumulate(const FloatNetwork& net, const NetworkSamples& samples,
   const size_t i = item / 2;
   // An input's square is its low 6 bits: XOR 7 swaps files a-h.
   const int file_flip = item % 2 ? 7 : 0;
-  int inputs[kMaxPieces];
   const int count = samples.input_count(i);
-  for (int c = 0; c < count; ++c) inputs[c] = samples.inputs(i)[c] ^ file_flip;
-  std::copy(net.hidden_biases.begin(), net.hidden_biases.end(), g.us.begin());
-  std::copy(net.hidden_biases.begin(), net.hidden_biases.end(), g.them.begin());
+  int inputs[2][kMaxPieces];
+  const float* rows[2][kMaxPieces];
   for (int c = 0; c < count; ++c) {
-    AddRow(&net.input_weights[size_t(inputs[c]) * hidden], hidden, g.us.data());
-    AddRow(&net.input_weights[size_t(OtherSideInput(inputs[c])) * hidden],
-           hidden, g.them.data());
+    inputs[0][c] = samples.inputs(i)[c] ^ file_flip;
+    inputs[1][c] = OtherSideInput(inputs[0][c]);
+    for (int side = 0; side < 2; ++side)
+      rows[side][c] = &net.input_weights[size_t(inputs[side][c]) * hidden];
   }
-  const float* out_us = net.output_weights.data();
-  const float* out_them = out_us + hidden;
-  float out = net.output_bias;
-  for (int j = 0; j < hidden; ++j) {
-    out += SquaredClipped(g.us[j]) * out_us[j] +
-           SquaredClipped(g.them[j]) * out_them[j];
-  }
+  float* sums[2] = {g.us.data(), g.them.data()};
+  for (int side = 0; side < 2; ++side)
+    SumRows(net.hidden_biases.data(), rows[side], count, hidden, sums[side]);
+  const float* out_w[2] = {net.output_weights.data(),
+                           net.output_weights.data() + hidden};
+  const float out = net.output_bias +
+                    SquaredClippedDot(sums[0], out_w[0], hidden) +
+                    SquaredClippedDot(sums[1], out_w[1], hidden);
   const double s =
       ExpectedScore(k, samples.linear(i) + kCentipawnsPerOutput * out);
   const double error = s - samples.target(i);
@@ -101,21 +232,20 @@ void Accumulate(const FloatNetwork& net, const NetworkSamples& samples,
   const float d =
       float(2 * error * s * (1 - s) * k * kLn10Over400 * kCentipawnsPerOutput);
   g.output_bias += d;
-  float* grad_out_us = g.output_weights.data();
-  float* grad_out_them = grad_out_us + hidden;
-  for (int j = 0; j < hidden; ++j) {
-    grad_out_us[j] += d * SquaredClipped(g.us[j]);
-    grad_out_them[j] += d * SquaredClipped(g.them[j]);
-    g.us_gradient[j] = SquaredClippedGradient(g.us[j], d * out_us[j]);
-    g.them_gradient[j] = SquaredClippedGradient(g.them[j], d * out_them[j]);
-    g.hidden_biases[j] += g.us_gradient[j] + g.them_gradient[j];
+  float* hidden_gradient[2];
+  for (int side = 0; side < 2; ++side) {
+    const int entry = 2 * g.chunk_size + side;
+    hidden_gradient[side] = &g.hidden_gradients[size_t(entry) * hidden];
+    OutputBackward(sums[side], out_w[side], d, hidden,
+                   g.output_weights.data() + side * hidden,
+                   hidden_gradient[side]);
+    std::copy_n(inputs[side], count,
+                &g.entry_inputs[size_t(entry) * kMaxPieces]);
+    g.entry_counts[entry] = uint8_t(count);
   }
-  for (int c = 0; c < count; ++c) {
-    AddRow(g.us_gradient.data(), hidden,
-           &g.input_weights[size_t(inputs[c]) * hidden]);
-    AddRow(g.them_gradient.data(), hidden,
-           &g.input_weights[size_t(OtherSideInput(inputs[c])) * hidden]);
-  }
+  for (int j = 0; j < hidden; ++j)
+    g.hidden_biases[j] += hidden_gradient[0][j] + hidden_gradient[1][j];
+  if (++g.chunk_size == kChunkPositions) AddChunk(hidden, g);
 }
 
 // AdamW over a slice of one array of weights.
@@ -193,12 +323,17 @@ NetworkTraining TrainPerspectiveNetwork(
     for (size_t b = 0; b < batches_per_epoch; ++b) {
       const size_t first = b * batch,
                    last = std::min(order.size(), first + batch);
+      // A batch's gradient is a sum, whatever the order of its items: in the
+      // order of the samples, positions of one game follow each other and
+      // find most of their rows in the cache.
+      std::sort(order.begin() + first, order.begin() + last);
       ForEachSlice(last - first, threads,
                    [&](size_t part, size_t begin, size_t end) {
                      Gradients& g = parts[part];
                      g.Clear();
                      for (size_t n = first + begin; n < first + end; ++n)
                        Accumulate(net, train, order[n], settings.k(), g);
+                     if (g.chunk_size > 0) AddChunk(hidden, g);
                    });
       // The parts' gradients summed into part 0's, a slice per thread.
       Gradients& sum = parts[0];

@@ -690,6 +690,33 @@ int Report(const std::vector<char*>& rest) {
   return 0;
 }
 
+// bullet's reference shape, (768 -> 256) x 2 -> 1 at bullet's batch of
+// 16,384, trained on positions of random games with random labels: the
+// arithmetic is what is timed.
+void BenchNetworkTraining(int positions, int threads) {
+  chess::NetworkSamples samples;
+  std::mt19937_64 rng(absl::GetFlag(FLAGS_seed));
+  for (const chess::Position& pos :
+       chess::RandomGamePositions(positions, absl::GetFlag(FLAGS_seed)))
+    samples.Add(pos, 0, float(rng() % 1001) / 1000);
+  chess::NetworkSettings settings;
+  settings.set_layout(chess::NetworkParams::PERSPECTIVE);
+  settings.set_whole_evaluation(true);
+  settings.set_hidden_size(256);
+  settings.set_batch_size(16384);
+  settings.set_epochs(1);
+  settings.set_threads(threads);
+  chess::TrainPerspectiveNetwork(samples, settings);  // warm-up
+  settings.set_epochs(2);
+  chess::Stopwatch t0;
+  chess::TrainPerspectiveNetwork(samples, settings);
+  const double seconds = t0.Seconds();
+  std::cout << absl::StrFormat(
+      "net training: %.0f positions/s (%d threads; (768 -> 256) x 2 -> 1, "
+      "batch 16384, %d positions x 2 epochs in %.2f s)\n",
+      2 * positions / seconds, threads, positions, seconds);
+}
+
 int Bench() {
   // Positions from seeded random play: the coefficient layout is what matters,
   // not the labels.
@@ -724,6 +751,7 @@ int Bench() {
       "full-batch gradient epoch: %d positions, %d threads: %.1f ms (best of "
       "10), %.1f M positions/s\n",
       n, threads, best * 1000, n / best / 1e6);
+  BenchNetworkTraining(std::min(n, 400000), threads);
   return 0;
 }
 
