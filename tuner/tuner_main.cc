@@ -40,6 +40,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <random>
@@ -48,6 +49,7 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -690,6 +692,20 @@ int Report(const std::vector<char*>& rest) {
   return 0;
 }
 
+// The clock /proc/cpuinfo reports for the first processor, in GHz (0 when
+// it says none).
+double ClockGhz() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    double mhz;
+    if (absl::StartsWith(line, "cpu MHz") &&
+        absl::SimpleAtod(line.substr(line.find(':') + 1), &mhz))
+      return mhz / 1000;
+  }
+  return 0;
+}
+
 // bullet's reference shape, (768 -> 256) x 2 -> 1 at bullet's batch of
 // 16,384, trained on positions of random games with random labels: the
 // arithmetic is what is timed.
@@ -711,10 +727,31 @@ void BenchNetworkTraining(int positions, int threads) {
   chess::Stopwatch t0;
   chess::TrainPerspectiveNetwork(samples, settings);
   const double seconds = t0.Seconds();
+  const double rate = 2 * positions / seconds;
   std::cout << absl::StrFormat(
       "net training: %.0f positions/s (%d threads; (768 -> 256) x 2 -> 1, "
       "batch 16384, %d positions x 2 epochs in %.2f s)\n",
-      2 * positions / seconds, threads, positions, seconds);
+      rate, threads, positions, seconds);
+  // The arithmetic: each input's row of 256 sums added forward and its
+  // gradient row backward, from both sides (4 n H), and about 16 operations
+  // per unit and side through the activation and the output layer.
+  double inputs = 0;
+  for (size_t i = 0; i < samples.size(); ++i) inputs += samples.input_count(i);
+  inputs /= std::max<size_t>(1, samples.size());
+  const double flops = 4 * inputs * 256 + 2 * 256 * 16;
+  const double ghz = ClockGhz();
+  std::cout << absl::StrFormat(
+      "net training arithmetic: %.0f float operations a position (%.1f "
+      "inputs); %.1f GFLOP/s",
+      flops, inputs, rate * flops / 1e9);
+  if (ghz > 0) {
+    // AVX2: two 8-float adds a cycle per core (the bulk of the work is adds).
+    const double peak = threads * 16 * ghz;
+    std::cout << absl::StrFormat(
+        ", %.0f%% of %d cores x 16 FLOP/cycle x %.2f GHz = %.1f GFLOP/s",
+        100 * rate * flops / 1e9 / peak, threads, ghz, peak);
+  }
+  std::cout << "\n";
 }
 
 int Bench() {
