@@ -30,7 +30,8 @@
 //   tuner report LOOP_DIR|TEXEL_RECORD|SPSA_STATE [--out=FILE.html]
 //               an HTML report (default: report.html in the loop directory,
 //               or the record's path with .html)
-//   tuner bench [--positions=1000000] [--threads=2]   one gradient epoch, timed
+//   tuner bench [--positions=1000000] [--threads=2] [--batch_size=16384]
+//               a Texel gradient epoch and network training, timed
 //
 // Exit codes (common/exit_code.h): 0 done, 2 bad input, 3 engine failure,
 // 4 I/O error.
@@ -130,7 +131,8 @@ ABSL_FLAG(double, learning_rate,
           "texel: Adam step size in centipawns");
 ABSL_FLAG(int, batch_size,
           chess::TexelSettings::default_instance().batch_size(),
-          "texel: mini-batch size (0: full batch)");
+          "texel: mini-batch size (0: full batch); bench: the network "
+          "training's (0: bullet's 16384)");
 ABSL_FLAG(int, threads, chess::TexelSettings::default_instance().threads(),
           "texel/bench: threads");
 ABSL_FLAG(double, k, chess::TexelSettings::default_instance().k(),
@@ -709,7 +711,7 @@ double ClockGhz() {
 // bullet's reference shape, (768 -> 256) x 2 -> 1 at bullet's batch of
 // 16,384, trained on positions of random games with random labels: the
 // arithmetic is what is timed.
-void BenchNetworkTraining(int positions, int threads) {
+void BenchNetworkTraining(int positions, int threads, int batch) {
   chess::NetworkSamples samples;
   std::mt19937_64 rng(absl::GetFlag(FLAGS_seed));
   for (const chess::Position& pos :
@@ -719,7 +721,7 @@ void BenchNetworkTraining(int positions, int threads) {
   settings.set_layout(chess::NetworkParams::PERSPECTIVE);
   settings.set_whole_evaluation(true);
   settings.set_hidden_size(256);
-  settings.set_batch_size(16384);
+  settings.set_batch_size(batch);
   settings.set_epochs(1);
   settings.set_threads(threads);
   chess::TrainPerspectiveNetwork(samples, settings);  // warm-up
@@ -730,8 +732,8 @@ void BenchNetworkTraining(int positions, int threads) {
   const double rate = 2 * positions / seconds;
   std::cout << absl::StrFormat(
       "net training: %.0f positions/s (%d threads; (768 -> 256) x 2 -> 1, "
-      "batch 16384, %d positions x 2 epochs in %.2f s)\n",
-      rate, threads, positions, seconds);
+      "batch %d, %d positions x 2 epochs in %.2f s)\n",
+      rate, threads, batch, positions, seconds);
   // The arithmetic: each input's row of 256 sums added forward and its
   // gradient row backward, from both sides (4 n H), and about 16 operations
   // per unit and side through the activation and the output layer.
@@ -788,7 +790,8 @@ int Bench() {
       "full-batch gradient epoch: %d positions, %d threads: %.1f ms (best of "
       "10), %.1f M positions/s\n",
       n, threads, best * 1000, n / best / 1e6);
-  BenchNetworkTraining(std::min(n, 400000), threads);
+  const int batch = absl::GetFlag(FLAGS_batch_size);
+  BenchNetworkTraining(std::min(n, 400000), threads, batch > 0 ? batch : 16384);
   return 0;
 }
 
@@ -934,8 +937,8 @@ const std::vector<chess::Subcommand>& Subcommands() {
        Datagen},
       {"report", "LOOP_DIR|TEXEL_RECORD|SPSA_STATE", {"out"}, Report},
       {"bench",
-       "",
-       {"positions", "threads", "seed"},
+       "[--positions=1000000] [--threads=2] [--batch_size=16384]",
+       {"positions", "threads", "seed", "batch_size"},
        [](const std::vector<char*>&) { return Bench(); }},
   };
   return *subcommands;
