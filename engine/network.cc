@@ -40,10 +40,12 @@ absl::Status CheckSize(int size, int expected, const char* field) {
 // must fit 16 bits however the pieces stand, so that the adds can be 16-bit.
 absl::Status CheckSumsFit16Bits(const NetworkParams& params) {
   const int hidden = params.hidden_size();
-  std::vector<int> magnitudes(kNetworkInputs);
+  const int rows = params.input_weights_size() / std::max(1, hidden);
+  std::vector<int> magnitudes(rows);
   for (int j = 0; j < hidden; ++j) {
-    for (int input = 0; input < kNetworkInputs; ++input)
-      magnitudes[input] = std::abs(params.input_weights(input * hidden + j));
+    for (int input = 0; input < rows; ++input)
+      magnitudes[input] =
+          std::abs(params.input_weights(size_t(input) * hidden + j));
     std::partial_sort(magnitudes.begin(), magnitudes.begin() + kMaxPieces,
                       magnitudes.end(), std::greater<int>());
     int64_t bound = std::abs(int64_t(params.hidden_biases(j)));
@@ -84,6 +86,51 @@ absl::Status CheckQuantisation(const NetworkParams& params, bool perspective) {
   return absl::OkStatus();
 }
 
+// king_buckets and output_buckets: PERSPECTIVE only, a layout of 64 values
+// the same on files a-d and h-e, buckets within the limits.
+absl::Status CheckBuckets(const NetworkParams& params, bool perspective) {
+  const bool buckets =
+      params.king_buckets_size() > 0 || params.output_buckets() != 1;
+  if (buckets && !perspective) {
+    return absl::InvalidArgumentError(
+        "eval.network: king_buckets and output_buckets need layout "
+        "PERSPECTIVE");
+  }
+  if (params.output_buckets() < 1 ||
+      params.output_buckets() > kMaxOutputBuckets) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("eval.network.output_buckets = ", params.output_buckets(),
+                     " is not in [1, ", kMaxOutputBuckets, "]"));
+  }
+  if (params.king_buckets_size() == 0) return absl::OkStatus();
+  if (params.king_buckets_size() != 64) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("eval.network.king_buckets has ",
+                     params.king_buckets_size(), " values, not 64"));
+  }
+  for (int s = 0; s < 64; ++s) {
+    const int b = params.king_buckets(s);
+    if (b < 0 || b >= kMaxKingBuckets) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("eval.network.king_buckets[", s, "] = ", b,
+                       " is not in [0, ", kMaxKingBuckets - 1, "]"));
+    }
+    if (b != params.king_buckets(s ^ 7)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "eval.network.king_buckets[", s, "] = ", b, " but [", s ^ 7,
+          "] = ", params.king_buckets(s ^ 7),
+          ": files e-h are mirrored onto a-d, so they must match"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+int InputBuckets(const NetworkParams& params) {
+  int buckets = 1;
+  for (int b : params.king_buckets()) buckets = std::max(buckets, b + 1);
+  return buckets;
+}
+
 bool FitsNarrowProducts(const NetworkParams& params) {
   if (params.activation_one() > kNetworkActivationOne) return false;
   for (int w : params.output_weights()) {
@@ -103,12 +150,18 @@ absl::StatusOr<Network> Network::FromProto(const NetworkParams& params) {
         kNetworkBlock, " in [", kNetworkBlock, ", ", kMaxNetworkHidden, "]"));
   }
   const bool perspective = params.layout() == NetworkParams::PERSPECTIVE;
+  if (absl::Status s = CheckBuckets(params, perspective); !s.ok()) return s;
+  const int output_buckets = params.output_buckets();
   for (const absl::Status& status :
-       {CheckSize(params.input_weights_size(), kNetworkInputs * hidden,
+       {CheckSize(params.input_weights_size(),
+                  InputBuckets(params) * kNetworkInputs * hidden,
                   "input_weights"),
         CheckSize(params.hidden_biases_size(), hidden, "hidden_biases"),
-        CheckSize(params.output_weights_size(), (perspective ? 2 : 1) * hidden,
+        CheckSize(params.output_weights_size(),
+                  (perspective ? 2 * output_buckets : 1) * hidden,
                   "output_weights"),
+        CheckSize(params.output_biases_size(),
+                  output_buckets > 1 ? output_buckets : 0, "output_biases"),
         CheckRange(params.input_weights(), "input_weights"),
         CheckRange(params.hidden_biases(), "hidden_biases"),
         CheckRange(params.output_weights(), "output_weights"),
@@ -132,6 +185,18 @@ absl::StatusOr<Network> Network::FromProto(const NetworkParams& params) {
                                params.output_weights().end());
   }
   net.output_bias_ = params.output_bias();
+  net.output_buckets_ = params.output_buckets();
+  net.output_divisor_ = (32 + net.output_buckets_ - 1) / net.output_buckets_;
+  if (net.output_buckets_ > 1) {
+    net.output_biases_.assign(params.output_biases().begin(),
+                              params.output_biases().end());
+  } else {
+    net.output_biases_ = {net.output_bias_};
+  }
+  net.input_buckets_ = InputBuckets(params);
+  net.mirrored_ = params.king_buckets_size() > 0;
+  for (int s = 0; s < params.king_buckets_size(); ++s)
+    net.king_bucket_[s] = params.king_buckets(s);
   net.activation_one_ = params.activation_one();
   net.output_one_ = params.output_one();
   net.output_scale_ = params.output_scale();
@@ -275,8 +340,18 @@ void AddRows(const int16_t* base, const int16_t* const* added, int added_count,
 // bullet's formula: (products / QA + bias) * scale / (QA * QB), each division
 // truncating, as bullet's reference inference in 32 bits (which these 64 bits
 // agree with wherever that does not overflow).
-int Network::PerspectiveOutput(const int16_t* us, const int16_t* them) const {
-  const int16_t* weights = perspective_weights_.data();
+InputView Network::ViewOf(int king) const {
+  if (!mirrored_) return {};
+  const int bucket = king_bucket_[king];
+  const bool mirror = (king & 7) > 3;
+  return {bucket * kNetworkInputs, mirror ? 7 : 0, 2 * bucket + mirror};
+}
+
+int Network::PerspectiveOutput(const int16_t* us, const int16_t* them,
+                               int pieces) const {
+  const int bucket = std::clamp((pieces - 2) / output_divisor_, 0,
+                                output_buckets_ - 1);
+  const int16_t* weights = perspective_weights_.data() + 2 * size_t(bucket) * hidden_;
   const int64_t products =
       narrow_products_
           ? SquaredActivationDot(us, weights, hidden_, activation_one_) +
@@ -285,7 +360,7 @@ int Network::PerspectiveOutput(const int16_t* us, const int16_t* them) const {
           : WideSquaredActivationDot(us, weights, hidden_, activation_one_) +
                 WideSquaredActivationDot(them, weights + hidden_, hidden_,
                                          activation_one_);
-  const int64_t out = products / activation_one_ + output_bias_;
+  const int64_t out = products / activation_one_ + output_biases_[bucket];
   const int64_t cp =
       out * output_scale_ / (int64_t(activation_one_) * output_one_);
   return int(std::clamp<int64_t>(cp, -kMaxNetworkCp, kMaxNetworkCp));
@@ -294,17 +369,26 @@ int Network::PerspectiveOutput(const int16_t* us, const int16_t* them) const {
 int Network::EvaluateInputs(const uint16_t* inputs, int count) const {
   if (empty()) return 0;
   if (!perspective_) return SideToMoveOutput(inputs, count);
+  // Each side's view from its own king, found among the inputs.
+  InputView views[2];
+  for (int i = 0; i < count; ++i) {
+    if (inputs[i] >= kOwnKingInputs && inputs[i] < kOwnKingInputs + 64)
+      views[0] = ViewOf(inputs[i] - kOwnKingInputs);
+    const int theirs = OtherSideInput(inputs[i]);
+    if (theirs >= kOwnKingInputs && theirs < kOwnKingInputs + 64)
+      views[1] = ViewOf(theirs - kOwnKingInputs);
+  }
   const int16_t* rows[2][kMaxPieces];
   for (int i = 0; i < count; ++i) {
-    rows[0][i] = row(inputs[i]);
-    rows[1][i] = row(OtherSideInput(inputs[i]));
+    rows[0][i] = row(ViewedInput(views[0], inputs[i]));
+    rows[1][i] = row(ViewedInput(views[1], OtherSideInput(inputs[i])));
   }
   alignas(32) int16_t sums[2][kMaxNetworkHidden];
   for (int side = 0; side < 2; ++side) {
     AddRows(hidden_biases_.data(), rows[side], count, nullptr, 0, hidden_,
             sums[side]);
   }
-  return PerspectiveOutput(sums[0], sums[1]);
+  return PerspectiveOutput(sums[0], sums[1], count);
 }
 
 int Network::SideToMoveOutput(const uint16_t* inputs, int count) const {

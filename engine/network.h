@@ -53,6 +53,25 @@ inline int OtherSideInput(int input) {
          56;
 }
 
+// King buckets (NetworkParams.king_buckets): at most this many.
+inline constexpr int kMaxKingBuckets = 32;
+inline constexpr int kMaxOutputBuckets = 16;
+// The own king's input of a side's inputs (king = type 5, own = 0).
+inline constexpr int kOwnKingInputs = 5 * 64;
+
+// How one side sees the inputs with king buckets: each input moved to its
+// bucket's rows and its square mirrored horizontally (XOR 7) when the side's
+// king stands on files e-h; `key` tells the views apart (bucket * 2 +
+// mirrored).
+struct InputView {
+  int offset = 0;
+  int flip = 0;
+  int key = 0;
+};
+inline int ViewedInput(const InputView& view, int input) {
+  return view.offset + (input ^ view.flip);
+}
+
 // Output weights of a network `tuner net` trains are within this, so that an
 // activation (at most 255) times a weight fits 16 bits: the fast product.
 // Other networks (bullet's, of other quantisations) take a slower one.
@@ -101,7 +120,17 @@ class Network {
   const int16_t* row(int input) const {
     return &input_weights_[size_t(input) * hidden_];
   }
-  int PerspectiveOutput(const int16_t* us, const int16_t* them) const;
+  // `pieces`: how many stand on the board (the output bucket).
+  int PerspectiveOutput(const int16_t* us, const int16_t* them,
+                        int pieces) const;
+  // The view of the side whose own king stands on `king`, seen from
+  // `perspective` (a1 = 0 from that side), and how many views there are.
+  InputView ViewOf(int king) const;
+  InputView ViewOf(Color perspective, Square king) const {
+    return ViewOf(perspective == kWhite ? int(king) : king ^ 56);
+  }
+  int views() const { return 2 * input_buckets_; }
+  bool king_buckets() const { return input_buckets_ > 1 || mirrored_; }
 
   // Bullet's quantisation (NetworkParams): QA, QB, and centipawns per unit
   // of output.
@@ -115,11 +144,17 @@ class Network {
   int hidden_ = 0;
   bool perspective_ = false;
   bool whole_evaluation_ = false;
-  std::vector<int16_t> input_weights_;  // [input][hidden]
+  std::vector<int16_t> input_weights_;  // [bucket][input][hidden]
   std::vector<int16_t> hidden_biases_;
   std::vector<int32_t> output_weights_;       // SIDE_TO_MOVE
-  std::vector<int16_t> perspective_weights_;  // PERSPECTIVE, 2 x hidden
+  std::vector<int16_t> perspective_weights_;  // PERSPECTIVE, [bucket][2 x hidden]
   int64_t output_bias_ = 0;
+  std::vector<int64_t> output_biases_;  // by output bucket
+  int output_buckets_ = 1;
+  int output_divisor_ = 32;  // pieces per output bucket
+  int input_buckets_ = 1;
+  bool mirrored_ = false;  // king buckets: files e-h mirrored
+  int king_bucket_[64] = {};
   int activation_one_ = kNetworkActivationOne;
   int output_one_ = kNetworkOutputOne;
   int output_scale_ = 100;

@@ -110,6 +110,108 @@ Position ColourMirror(const Position& pos) {
   return *Position::FromFen(board);
 }
 
+// A perspective network with 4 king buckets (by rank pairs, the same on
+// both halves of the board) and 8 output buckets, weights seeded.
+NetworkParams BucketedParams(int hidden, uint64_t seed) {
+  NetworkParams params = RandomPerspectiveParams(hidden, 15, seed);
+  std::mt19937_64 rng(seed + 2);
+  std::uniform_int_distribution<int> input(-15, 15), output(-127, 127);
+  for (int s = 0; s < 64; ++s) params.add_king_buckets(s / 16);
+  params.clear_input_weights();
+  for (int i = 0; i < 4 * kNetworkInputs * hidden; ++i)
+    params.add_input_weights(input(rng));
+  params.set_output_buckets(8);
+  params.clear_output_weights();
+  for (int i = 0; i < 8 * 2 * hidden; ++i) params.add_output_weights(output(rng));
+  for (int b = 0; b < 8; ++b) params.add_output_biases(output(rng) * 300);
+  return params;
+}
+
+// bullet's ChessBucketsMirrored and MaterialCount<8>, input by input in
+// 64-bit arithmetic.
+int BucketedReference(const NetworkParams& params, const Position& pos) {
+  const int hidden = params.hidden_size();
+  const int pieces = PopCount(pos.occupied());
+  const int bucket = (pieces - 2) / 4;
+  int64_t products = 0;
+  for (int side = 0; side < 2; ++side) {
+    const Color view = side == 0 ? pos.side_to_move() : ~pos.side_to_move();
+    const int king = view == kWhite ? pos.king_square(view)
+                                    : pos.king_square(view) ^ 56;
+    const int flip = king % 8 > 3 ? 7 : 0;
+    const int offset = params.king_buckets(king) * kNetworkInputs;
+    for (int j = 0; j < hidden; ++j) {
+      int64_t sum = params.hidden_biases(j);
+      for (Square s = 0; s < 64; ++s) {
+        const Piece p = pos.piece_on(s);
+        if (p == kNoPiece) continue;
+        const int input = offset + (NetworkInput(view, p, s) ^ flip);
+        sum += params.input_weights(input * hidden + j);
+      }
+      const int64_t a = std::clamp<int64_t>(sum, 0, params.activation_one());
+      products +=
+          a * a * params.output_weights((2 * bucket + side) * hidden + j);
+    }
+  }
+  const int64_t out =
+      products / params.activation_one() + params.output_biases(bucket);
+  const int64_t cp = out * params.output_scale() /
+                     (params.activation_one() * params.output_one());
+  return int(std::clamp<int64_t>(cp, -kMaxNetworkCp, kMaxNetworkCp));
+}
+
+TEST(NetworkTest, BucketsEvaluateAsBulletDefinesThem) {
+  const NetworkParams params = BucketedParams(32, 5);
+  const absl::StatusOr<Network> net = Network::FromProto(params);
+  ASSERT_TRUE(net.ok()) << net.status();
+  for (const Position& pos : testing::RandomPlayPositions(8, 150, 11)) {
+    ASSERT_EQ(net->Evaluate(pos), BucketedReference(params, pos)) << pos.ToFen();
+    ASSERT_EQ(net->Evaluate(ColourMirror(pos)), net->Evaluate(pos))
+        << pos.ToFen();
+  }
+}
+
+TEST(NetworkTest, BucketedAccumulatorsEqualAFreshEvaluationWhateverThePath) {
+  const Network net = *Network::FromProto(BucketedParams(64, 6));
+  AccumulatorStack stack;
+  stack.Reset(net, 20);
+  std::mt19937_64 rng(8);
+  std::uniform_int_distribution<int> ply(0, 20);
+  for (const Position& pos : testing::RandomPlayPositions(20, 120, 9)) {
+    const int at = ply(rng);
+    ASSERT_EQ(stack.Evaluate(net, pos, at), net.Evaluate(pos))
+        << pos.ToFen() << " at ply " << at;
+  }
+  // A search walks king moves in and out of buckets: the same tree twice.
+  EngineConfig config = DefaultEngineConfig();
+  *config.mutable_eval()->mutable_network() = BucketedParams(64, 6);
+  config.mutable_eval()->mutable_network()->set_whole_evaluation(true);
+  ASSERT_TRUE(ValidateEngineConfig(config).ok());
+  SearchLimits limits;
+  limits.nodes = 20000;
+  const Game game(*Position::FromFen("8/5k2/3p4/1p1Pp2p/pP2Pp1P/P4P1K/8/8 w - - 0 50"));
+  const SearchInfo first = Engine(config).Search(game, limits);
+  const SearchInfo again = Engine(config).Search(game, limits);
+  EXPECT_EQ(again.nodes, first.nodes);
+  EXPECT_EQ(again.pv, first.pv);
+}
+
+TEST(NetworkTest, BucketLayoutsThatAreNotBulletsAreRefused) {
+  NetworkParams asymmetric = BucketedParams(32, 7);
+  asymmetric.set_king_buckets(4, 1);
+  absl::StatusOr<Network> net = Network::FromProto(asymmetric);
+  ASSERT_FALSE(net.ok());
+  EXPECT_TRUE(absl::StrContains(net.status().message(),
+                                "files e-h are mirrored onto a-d"))
+      << net.status();
+  NetworkParams side_to_move = RandomParams(32, 10, 1);
+  side_to_move.set_output_buckets(8);
+  EXPECT_FALSE(Network::FromProto(side_to_move).ok());
+  NetworkParams few_biases = BucketedParams(32, 7);
+  few_biases.mutable_output_biases()->RemoveLast();
+  EXPECT_FALSE(Network::FromProto(few_biases).ok());
+}
+
 TEST(NetworkTest, NoNetworkEvaluatesToZero) {
   EXPECT_TRUE(Network().empty());
   EXPECT_EQ(Network().Evaluate(Position::Start()), 0);
