@@ -1,12 +1,15 @@
 #include "engine/network_file.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <fstream>
 #include <limits>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
 #include "engine/network.h"
 
 namespace chess {
@@ -14,12 +17,21 @@ namespace {
 
 constexpr size_t kAlignment = 64;
 
-// The bytes of an N-unit network before its padding.
-size_t UnpaddedBytes(size_t hidden) {
-  return 2 * (size_t(kNetworkInputs) * hidden + hidden + 2 * hidden + 1);
+int InputBuckets(const NetworkShape& shape) {
+  int buckets = 1;
+  for (int b : shape.king_buckets) buckets = std::max(buckets, b + 1);
+  return buckets;
 }
-size_t PaddedBytes(size_t hidden) {
-  return (UnpaddedBytes(hidden) + kAlignment - 1) / kAlignment * kAlignment;
+
+// The bytes of an N-unit network before its padding.
+size_t UnpaddedBytes(size_t hidden, const NetworkShape& shape) {
+  const size_t outputs = size_t(shape.output_buckets);
+  return 2 * (size_t(InputBuckets(shape)) * kNetworkInputs * hidden + hidden +
+              outputs * 2 * hidden + outputs);
+}
+size_t PaddedBytes(size_t hidden, const NetworkShape& shape) {
+  return (UnpaddedBytes(hidden, shape) + kAlignment - 1) / kAlignment *
+         kAlignment;
 }
 
 int16_t ReadI16(const unsigned char* p) {
@@ -46,24 +58,61 @@ absl::Status CheckQuantisation(const Quantisation& q) {
 
 }  // namespace
 
+NetworkShape ShapeOf(const NetworkParams& params) {
+  return {{params.king_buckets().begin(), params.king_buckets().end()},
+          params.output_buckets()};
+}
+
+std::string DescribeShape(const NetworkShape& shape) {
+  if (shape.king_buckets.empty() && shape.output_buckets == 1)
+    return "no buckets";
+  return absl::StrCat(shape.king_buckets.empty() ? 1 : InputBuckets(shape),
+                      " king buckets (mirrored), ", shape.output_buckets,
+                      " output buckets");
+}
+
+absl::StatusOr<std::vector<int>> ParseKingBuckets(absl::string_view text) {
+  std::vector<int> layout;
+  for (absl::string_view word :
+       absl::StrSplit(text, absl::ByAnyChar(", \t\n"), absl::SkipEmpty())) {
+    int b;
+    if (!absl::SimpleAtoi(word, &b)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("king buckets: \"", word, "\" is not a number"));
+    }
+    layout.push_back(b);
+  }
+  if (!layout.empty() && layout.size() != 64) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "king buckets: ", layout.size(), " numbers, not 64 (a1 first)"));
+  }
+  return layout;
+}
+
 absl::StatusOr<NetworkParams> ParseBulletNetwork(absl::string_view bytes,
                                                  const Quantisation& q,
-                                                 absl::string_view name) {
+                                                 absl::string_view name,
+                                                 const NetworkShape& shape) {
   if (absl::Status s = CheckQuantisation(q); !s.ok()) return s;
+  if (shape.output_buckets < 1 || shape.output_buckets > kMaxOutputBuckets) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "output buckets: ", shape.output_buckets, " is not in [1, ",
+        kMaxOutputBuckets, "]"));
+  }
   int hidden = 0;
   for (int n = kNetworkBlock; n <= kMaxNetworkHidden; n += kNetworkBlock) {
-    if (PaddedBytes(n) == bytes.size()) hidden = n;
+    if (PaddedBytes(n, shape) == bytes.size()) hidden = n;
   }
   if (hidden == 0) {
     return absl::InvalidArgumentError(absl::StrFormat(
         "%s: %d bytes is no (768 -> N) x 2 -> 1 network of bullet's "
-        "quantised format with N a multiple of %d up to %d (N = 256 is %d "
-        "bytes); a truncated file, or another architecture?",
-        name, bytes.size(), kNetworkBlock, kMaxNetworkHidden,
-        PaddedBytes(256)));
+        "quantised format with %s and N a multiple of %d up to %d (N = 256 "
+        "is %d bytes); a truncated file, or another architecture?",
+        name, bytes.size(), DescribeShape(shape), kNetworkBlock,
+        kMaxNetworkHidden, PaddedBytes(256, shape)));
   }
   const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
-  for (size_t at = UnpaddedBytes(hidden); at < bytes.size(); ++at) {
+  for (size_t at = UnpaddedBytes(hidden, shape); at < bytes.size(); ++at) {
     if (p[at] != 0) {
       return absl::InvalidArgumentError(
           absl::StrCat(name, ": byte ", at,
@@ -78,16 +127,24 @@ absl::StatusOr<NetworkParams> ParseBulletNetwork(absl::string_view bytes,
   params.set_activation_one(q.activation_one);
   params.set_output_one(q.output_one);
   params.set_output_scale(q.output_scale);
+  for (int b : shape.king_buckets) params.add_king_buckets(b);
+  if (shape.output_buckets > 1) params.set_output_buckets(shape.output_buckets);
   auto next = [&p]() {
     const int16_t v = ReadI16(p);
     p += 2;
     return v;
   };
-  for (int i = 0; i < kNetworkInputs * hidden; ++i)
+  for (int i = 0; i < InputBuckets(shape) * kNetworkInputs * hidden; ++i)
     params.add_input_weights(next());
   for (int j = 0; j < hidden; ++j) params.add_hidden_biases(next());
-  for (int j = 0; j < 2 * hidden; ++j) params.add_output_weights(next());
-  params.set_output_bias(next());
+  for (int j = 0; j < shape.output_buckets * 2 * hidden; ++j)
+    params.add_output_weights(next());
+  if (shape.output_buckets > 1) {
+    for (int b = 0; b < shape.output_buckets; ++b)
+      params.add_output_biases(next());
+  } else {
+    params.set_output_bias(next());
+  }
   // What the engine checks: sums that could overflow 16 bits.
   if (absl::StatusOr<Network> net = Network::FromProto(params); !net.ok())
     return absl::InvalidArgumentError(
@@ -96,7 +153,8 @@ absl::StatusOr<NetworkParams> ParseBulletNetwork(absl::string_view bytes,
 }
 
 absl::StatusOr<NetworkParams> ReadBulletNetwork(const std::string& path,
-                                                const Quantisation& q) {
+                                                const Quantisation& q,
+                                                const NetworkShape& shape) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     return absl::NotFoundError(
@@ -116,7 +174,7 @@ absl::StatusOr<NetworkParams> ReadBulletNetwork(const std::string& path,
     return absl::DataLossError(
         absl::StrCat(path, ": cannot read the network file"));
   }
-  return ParseBulletNetwork(bytes, q, path);
+  return ParseBulletNetwork(bytes, q, path, shape);
 }
 
 absl::StatusOr<BulletExport> SerializeBulletNetwork(
@@ -154,7 +212,8 @@ absl::StatusOr<BulletExport> SerializeBulletNetwork(
     }
     return int(rounded);
   };
-  out.bytes.reserve(PaddedBytes(params.hidden_size()));
+  const NetworkShape shape = ShapeOf(params);
+  out.bytes.reserve(PaddedBytes(params.hidden_size(), shape));
   for (int w : params.input_weights()) AppendI16(w, &out.bytes);
   for (int b : params.hidden_biases()) AppendI16(b, &out.bytes);
   for (int w : params.output_weights()) {
@@ -162,10 +221,15 @@ absl::StatusOr<BulletExport> SerializeBulletNetwork(
     if (!v.ok()) return v.status();
     AppendI16(*v, &out.bytes);
   }
-  absl::StatusOr<int> bias = rescaled(params.output_bias(), "the output bias");
-  if (!bias.ok()) return bias.status();
-  AppendI16(*bias, &out.bytes);
-  out.bytes.resize(PaddedBytes(params.hidden_size()), '\0');
+  std::vector<int64_t> biases(params.output_biases().begin(),
+                              params.output_biases().end());
+  if (params.output_buckets() == 1) biases = {params.output_bias()};
+  for (int64_t b : biases) {
+    absl::StatusOr<int> bias = rescaled(b, "an output bias");
+    if (!bias.ok()) return bias.status();
+    AppendI16(*bias, &out.bytes);
+  }
+  out.bytes.resize(PaddedBytes(params.hidden_size(), shape), '\0');
   return out;
 }
 

@@ -3,13 +3,16 @@
 // the input weights [768][N] (inputs in bullet's Chess768 order, which is
 // ours: engine/network.h), the hidden biases [N], the output weights [2N]
 // (the side to move's N first), the output bias, then zeros up to a multiple
-// of 64 bytes. The file does not say its quantisation: QA, QB and the scale
-// are given (bullet's 255, 64 and 400 by default), and N follows from the
-// size.
+// of 64 bytes. With king buckets the input weights are [bucket][768][N];
+// with output buckets the output weights are [bucket][2N] (bullet's
+// `.transpose()` save format) and the biases [bucket]. The file does not say
+// its quantisation or its buckets: QA, QB and the scale are given (bullet's
+// 255, 64 and 400 by default), so is the shape, and N follows from the size.
 #ifndef ENGINE_NETWORK_FILE_H_
 #define ENGINE_NETWORK_FILE_H_
 
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -21,14 +24,29 @@ namespace chess {
 // Files larger than this are refused (N = 1024 is 1.6 MB).
 inline constexpr size_t kMaxNetworkFileBytes = 64 << 20;
 
+// The buckets of a network file: the king bucket layout (64 values, empty
+// for none) and the output buckets (NetworkParams' fields).
+struct NetworkShape {
+  std::vector<int> king_buckets;
+  int output_buckets = 1;
+};
+NetworkShape ShapeOf(const NetworkParams& params);
+// "4 king buckets, 8 output buckets", or "no buckets".
+std::string DescribeShape(const NetworkShape& shape);
+// 64 numbers separated by commas or spaces (bullet's layout, a1 first), or
+// empty for none.
+absl::StatusOr<std::vector<int>> ParseKingBuckets(absl::string_view text);
+
 // The network of a file's bytes, as Network::FromProto accepts it; `name`
 // names the file in errors (a size that is no network, padding that is not
 // zero, weights whose sums overflow 16 bits).
 absl::StatusOr<NetworkParams> ParseBulletNetwork(absl::string_view bytes,
                                                  const Quantisation& q,
-                                                 absl::string_view name);
+                                                 absl::string_view name,
+                                                 const NetworkShape& shape = {});
 absl::StatusOr<NetworkParams> ReadBulletNetwork(const std::string& path,
-                                                const Quantisation& q);
+                                                const Quantisation& q,
+                                                const NetworkShape& shape = {});
 
 // How a network's output layer was carried into another quantisation.
 struct BulletExport {

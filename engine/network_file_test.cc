@@ -73,6 +73,36 @@ TEST(NetworkFileTest, AnotherScaleIsExactWhereTheRatioHoldsIt) {
   }
 }
 
+TEST(NetworkFileTest, BucketedNetworksRoundTripInBulletsLayout) {
+  NetworkParams params = RandomPerspective(32, 4);
+  params.set_activation_one(255);
+  params.set_output_one(64);
+  params.set_output_scale(400);
+  for (int s = 0; s < 64; ++s) params.add_king_buckets(s < 16 ? 0 : 1);
+  for (int i = 0; i < kNetworkInputs * 32; ++i)
+    params.add_input_weights(params.input_weights(i) / 2);
+  params.set_output_buckets(8);
+  params.clear_output_bias();
+  for (int i = 0; i < 7 * 64; ++i) params.add_output_weights(i % 101 - 50);
+  for (int b = 0; b < 8; ++b) params.add_output_biases(100 * b - 300);
+  ASSERT_TRUE(Network::FromProto(params).ok());
+  const absl::StatusOr<BulletExport> file = SerializeBulletNetwork(params, {});
+  ASSERT_TRUE(file.ok()) << file.status();
+  // 2 x 768 x 32 input weights, 32 biases, 8 x 64 output weights, 8 biases.
+  EXPECT_EQ(file->bytes.size(), 99456u);
+  const NetworkShape shape = ShapeOf(params);
+  EXPECT_EQ(DescribeShape(shape), "2 king buckets (mirrored), 8 output buckets");
+  absl::StatusOr<NetworkParams> back =
+      ParseBulletNetwork(file->bytes, {}, "x", shape);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_TRUE(back->SerializeAsString() == params.SerializeAsString());
+  // Read without its buckets, the size says it is no such network.
+  EXPECT_FALSE(ParseBulletNetwork(file->bytes, {}, "x").ok());
+  EXPECT_EQ(ParseKingBuckets("0, 1 2").status().message(),
+            "king buckets: 3 numbers, not 64 (a1 first)");
+  EXPECT_TRUE(ParseKingBuckets("")->empty());
+}
+
 TEST(NetworkFileTest, BadFilesGetClearErrors) {
   NetworkParams params = RandomPerspective(32, 3);
   params.set_output_scale(400);

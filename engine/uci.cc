@@ -438,6 +438,18 @@ bool UciSession::HandleEvalFileOption(const std::string& normalized,
     ApplyEvalFile();
     return true;
   }
+  if (normalized == "evalfilekingbuckets") {
+    absl::StatusOr<std::vector<int>> layout =
+        ParseKingBuckets(value == "<empty>" ? "" : value);
+    if (!layout.ok()) {
+      Send(absl::StrCat("info string error: EvalFileKingBuckets: ",
+                        layout.status().message()));
+      return true;
+    }
+    eval_file_shape_.king_buckets = *std::move(layout);
+    if (!eval_file_.empty()) ApplyEvalFile();
+    return true;
+  }
   const struct {
     const char* name;
     int* field;
@@ -447,7 +459,9 @@ bool UciSession::HandleEvalFileOption(const std::string& normalized,
        kMaxActivationOne},
       {"evalfileqb", &eval_file_quantisation_.output_one, kMaxOutputOne},
       {"evalfilescale", &eval_file_quantisation_.output_scale,
-       kMaxOutputScale}};
+       kMaxOutputScale},
+      {"evalfileoutputbuckets", &eval_file_shape_.output_buckets,
+       kMaxOutputBuckets}};
   for (const auto& c : constants) {
     if (normalized != c.name) continue;
     int v;
@@ -473,7 +487,7 @@ void UciSession::ApplyEvalFile() {
     return;
   }
   absl::StatusOr<NetworkParams> network =
-      ReadBulletNetwork(eval_file_, eval_file_quantisation_);
+      ReadBulletNetwork(eval_file_, eval_file_quantisation_, eval_file_shape_);
   if (!network.ok()) {
     Send(absl::StrCat(
         "info string error: EvalFile: ", network.status().message(),

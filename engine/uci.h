@@ -68,6 +68,7 @@ class UciSession {
   // evaluation it replaced, restored when EvalFile is emptied.
   std::string eval_file_;
   Quantisation eval_file_quantisation_;
+  NetworkShape eval_file_shape_;
   std::optional<EvalParams> own_eval_;
 };
 

@@ -56,6 +56,11 @@ Quantisation QuantisationOf(const ExternalNetworkEngine& engine) {
   return {engine.activation_one(), engine.output_one(), engine.output_scale()};
 }
 
+NetworkShape ShapeOf(const ExternalNetworkEngine& engine) {
+  return {{engine.king_buckets().begin(), engine.king_buckets().end()},
+          engine.output_buckets()};
+}
+
 // The player of `network` (read from `path`) in an external network loop.
 LoopPlayer ExternalPlayer(const LoopConfig& config,
                           const NetworkParams& network,
@@ -98,7 +103,8 @@ absl::StatusOr<EngineConfig> TrainedBefore(const LoopConfig& config,
                                            const std::string& path) {
   if (!config.has_external()) return LoadEngineConfig(path);
   absl::StatusOr<NetworkParams> network =
-      ReadBulletNetwork(path, QuantisationOf(config.external()));
+      ReadBulletNetwork(path, QuantisationOf(config.external()),
+                        ShapeOf(config.external()));
   if (!network.ok()) return network.status();
   return ExternalPlayer(config, *network, path).config;
 }
@@ -210,7 +216,7 @@ absl::StatusOr<LoopPlayer> StartPlayer(const LoopConfig& config,
   }
   const std::string path = ResolvePath(config_dir, e.start_network());
   absl::StatusOr<NetworkParams> network =
-      ReadBulletNetwork(path, QuantisationOf(e));
+      ReadBulletNetwork(path, QuantisationOf(e), ShapeOf(e));
   if (!network.ok()) return network.status();
   if (network->hidden_size() != config.network().hidden_size()) {
     return invalid("network.hidden_size = ", config.network().hidden_size(),

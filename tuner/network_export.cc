@@ -44,8 +44,8 @@ absl::StatusOr<ExportedNetwork> ExportBulletNetwork(
   }
   absl::StatusOr<BulletExport> file = SerializeBulletNetwork(params, q);
   if (!file.ok()) return file.status();
-  absl::StatusOr<NetworkParams> back =
-      ParseBulletNetwork(file->bytes, q, "the exported file");
+  absl::StatusOr<NetworkParams> back = ParseBulletNetwork(
+      file->bytes, q, "the exported file", ShapeOf(params));
   if (!back.ok()) return back.status();
   const Network ours = *Network::FromProto(params);
   absl::StatusOr<Network> theirs = Network::FromProto(*back);
@@ -66,7 +66,8 @@ absl::StatusOr<ExportedNetwork> ExportBulletNetwork(
                              params.provenance().end());
   exported.provenance.push_back(absl::StrCat(
       "exported: bullet's quantised format, QA ", q.activation_one, ", QB ",
-      q.output_one, ", scale ", q.output_scale, "; from ", config.name(),
+      q.output_one, ", scale ", q.output_scale, ", ",
+      DescribeShape(ShapeOf(params)), "; from ", config.name(),
       exported.file.exact
           ? " exactly"
           : absl::StrCat(", output layer x", exported.file.output_factor,
@@ -78,12 +79,14 @@ absl::StatusOr<ExportedNetwork> ExportBulletNetwork(
 
 absl::StatusOr<EngineConfig> ImportBulletNetwork(const std::string& path,
                                                  const Quantisation& q,
+                                                 const NetworkShape& shape,
                                                  const EngineConfig& start) {
-  absl::StatusOr<NetworkParams> network = ReadBulletNetwork(path, q);
+  absl::StatusOr<NetworkParams> network = ReadBulletNetwork(path, q, shape);
   if (!network.ok()) return network.status();
   network->add_provenance(absl::StrCat(
       "imported: ", path, ", bullet's quantised format, QA ", q.activation_one,
-      ", QB ", q.output_one, ", scale ", q.output_scale));
+      ", QB ", q.output_one, ", scale ", q.output_scale, ", ",
+      DescribeShape(shape)));
   EngineConfig config = start;
   *config.mutable_eval()->mutable_network() = *std::move(network);
   return config;

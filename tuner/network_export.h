@@ -34,9 +34,11 @@ absl::StatusOr<ExportedNetwork> ExportBulletNetwork(
     const std::vector<Position>& check);
 
 // `start` with its evaluation replaced by the network of the file at
-// `path` (read in quantisation `q`), its provenance naming the file.
+// `path` (read in quantisation `q`, with `shape`'s buckets), its provenance
+// naming the file.
 absl::StatusOr<EngineConfig> ImportBulletNetwork(const std::string& path,
                                                  const Quantisation& q,
+                                                 const NetworkShape& shape,
                                                  const EngineConfig& start);
 
 }  // namespace chess

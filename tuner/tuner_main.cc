@@ -20,7 +20,8 @@
 //                    --scale=400] CONFIG
 //               CONFIG's network as bullet's quantised.bin (FILE.provenance
 //               beside it)
-//   tuner import-net --out=CONFIG [--start=CONFIG] [--qa --qb --scale] FILE
+//   tuner import-net --out=CONFIG [--start=CONFIG] [--qa --qb --scale]
+//                    [--king_buckets=B,... --output_buckets=N] FILE
 //               a bullet network as the evaluation of a config
 //   tuner spsa SPSA.textproto --state=FILE --work_dir=DIR
 //   tuner loop LOOP.textproto --output_dir=DIR
@@ -160,6 +161,11 @@ ABSL_FLAG(int, qb, chess::Quantisation().output_one,
 ABSL_FLAG(int, scale, chess::Quantisation().output_scale,
           "export-net, import-net: centipawns per unit of the network's "
           "output (bullet's SCALE)");
+ABSL_FLAG(std::string, king_buckets, "",
+          "import-net: the file's king bucket layout, 64 numbers (a1 first, "
+          "files e-h as a-d: bullet's ChessBucketsMirrored); none: no buckets");
+ABSL_FLAG(int, output_buckets, 1,
+          "import-net: the file's output buckets (bullet's MaterialCount)");
 ABSL_FLAG(std::string, state, "", "spsa: checkpoint file");
 ABSL_FLAG(std::string, work_dir, "", "spsa: directory for game logs");
 ABSL_FLAG(std::string, output_dir, "",
@@ -517,9 +523,11 @@ int ExportNet(const std::vector<char*>& operands) {
       !s.ok())
     return Fail(s);
   std::cout << absl::StrFormat(
-      "%s: (768 -> %d) x 2 -> 1, QA %d, QB %d, scale %d, %d bytes\n", out,
+      "%s: (768 -> %d) x 2 -> 1, QA %d, QB %d, scale %d, %s, %d bytes\n", out,
       config->eval().network().hidden_size(), q.activation_one, q.output_one,
-      q.output_scale, exported->file.bytes.size());
+      q.output_scale,
+      chess::DescribeShape(chess::ShapeOf(config->eval().network())),
+      exported->file.bytes.size());
   if (exported->file.exact) {
     std::cout << "exact: evaluates every position as " << operands[0]
               << " does\n";
@@ -555,8 +563,13 @@ int ImportNet(const std::vector<char*>& operands) {
     if (!loaded.ok()) return Fail(loaded.status());
     start = *std::move(loaded);
   }
+  absl::StatusOr<std::vector<int>> layout =
+      chess::ParseKingBuckets(absl::GetFlag(FLAGS_king_buckets));
+  if (!layout.ok()) return Fail(layout.status());
+  const chess::NetworkShape shape{*std::move(layout),
+                                  absl::GetFlag(FLAGS_output_buckets)};
   absl::StatusOr<chess::EngineConfig> config =
-      chess::ImportBulletNetwork(file, QuantisationFromFlags(), start);
+      chess::ImportBulletNetwork(file, QuantisationFromFlags(), shape, start);
   if (!config.ok()) return Fail(config.status());
   config->set_name(fs::path(out).stem().string());
   if (absl::Status s = chess::WriteTextProto(
@@ -917,8 +930,9 @@ const std::vector<chess::Subcommand>& Subcommands() {
        {"out", "format", "qa", "qb", "scale"},
        ExportNet},
       {"import-net",
-       "--out=CONFIG [--start=CONFIG] [--qa=255 --qb=64 --scale=400] FILE",
-       {"out", "start", "qa", "qb", "scale"},
+       "--out=CONFIG [--start=CONFIG] [--qa=255 --qb=64 --scale=400] "
+       "[--king_buckets=B,...] [--output_buckets=N] FILE",
+       {"out", "start", "qa", "qb", "scale", "king_buckets", "output_buckets"},
        ImportNet},
       {"spsa",
        "SPSA.textproto --state=FILE --work_dir=DIR",
