@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_replace.h"
 
 namespace chess {
 namespace {
@@ -128,7 +129,18 @@ FloatNetwork Unrounded(const NetworkParams& params) {
     net.output_weights.push_back(float(w / output_one));
   net.output_bias =
       float(double(params.output_bias()) / (q.activation_one * output_one));
+  net.output_buckets = params.output_buckets();
+  for (int b : params.output_biases())
+    net.output_biases.push_back(float(b / (q.activation_one * output_one)));
+  net.king_buckets.assign(params.king_buckets().begin(),
+                          params.king_buckets().end());
   return net;
+}
+
+int InputBuckets(const FloatNetwork& net) {
+  int buckets = 1;
+  for (int b : net.king_buckets) buckets = std::max(buckets, b + 1);
+  return buckets;
 }
 
 float MaxPerspectiveOutputWeight(const Quantisation& q) {
@@ -188,6 +200,12 @@ std::vector<std::string> NetworkProvenance(
         absl::StrFormat(", weight decay %g", settings.weight_decay());
   }
   if (settings.mirror_files()) lines.back() += ", files mirrored too";
+  if (settings.king_buckets_size() > 0 || settings.output_buckets() > 1) {
+    int buckets = 1;
+    for (int b : settings.king_buckets()) buckets = std::max(buckets, b + 1);
+    lines.back() += absl::StrFormat(", %d king buckets, %d output buckets",
+                                    buckets, settings.output_buckets());
+  }
   if (settings.whole_evaluation()) lines.back() += ", the whole evaluation";
   if (start == nullptr) {
     lines.push_back(absl::StrCat(

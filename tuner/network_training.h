@@ -60,11 +60,19 @@ inline constexpr double kCentipawnsPerOutput = 100;
 // pawn: what the trainers fit.
 struct FloatNetwork {
   int hidden = 0;
-  std::vector<float> input_weights;   // [input][hidden]
+  std::vector<float> input_weights;   // [king bucket][input][hidden]
   std::vector<float> hidden_biases;   // [hidden]
-  std::vector<float> output_weights;  // [hidden], or [2][hidden] (PERSPECTIVE)
-  float output_bias = 0;
+  // [hidden], or [output bucket][2][hidden] (PERSPECTIVE)
+  std::vector<float> output_weights;
+  float output_bias = 0;  // one output bucket
+  // PERSPECTIVE's buckets, as NetworkParams': the king bucket layout (empty:
+  // none), and the output buckets with their biases (when more than one).
+  std::vector<int> king_buckets;
+  int output_buckets = 1;
+  std::vector<float> output_biases;
 };
+// How many king buckets `net` has (1 without a layout).
+int InputBuckets(const FloatNetwork& net);
 
 // `net` in the engine's integers for `layout` (each weight clipped to what
 // the layout allows; a PERSPECTIVE network in quantisation `q`), and the

@@ -21,7 +21,7 @@ inline constexpr int kChunkPositions = 256;
 
 struct Gradients {
   std::vector<float> input_weights, hidden_biases, output_weights;
-  double output_bias = 0;
+  std::vector<double> output_biases;  // by output bucket
   double loss = 0;
   // Scratch for one position.
   std::vector<float> us, them;
@@ -34,43 +34,62 @@ struct Gradients {
   // Scratch of AddChunk: the entries of each input.
   std::vector<int> input_entries, input_first, input_next;
 
-  explicit Gradients(int hidden)
-      : input_weights(size_t(kNetworkInputs) * hidden),
+  // `rows`: the inputs of every king bucket.
+  Gradients(int hidden, int rows, int output_buckets)
+      : input_weights(size_t(rows) * hidden),
         hidden_biases(hidden),
-        output_weights(2 * size_t(hidden)),
+        output_weights(2 * size_t(output_buckets) * hidden),
+        output_biases(output_buckets),
         us(hidden),
         them(hidden),
         hidden_gradients(2 * size_t(kChunkPositions) * hidden),
         entry_inputs(2 * size_t(kChunkPositions) * kMaxPieces),
         entry_counts(2 * size_t(kChunkPositions)),
         input_entries(2 * size_t(kChunkPositions) * kMaxPieces),
-        input_first(kNetworkInputs + 1),
-        input_next(kNetworkInputs) {}
+        input_first(size_t(rows) + 1),
+        input_next(rows) {}
   void Clear() {
     std::fill(input_weights.begin(), input_weights.end(), 0.0f);
     std::fill(hidden_biases.begin(), hidden_biases.end(), 0.0f);
     std::fill(output_weights.begin(), output_weights.end(), 0.0f);
-    output_bias = 0;
+    std::fill(output_biases.begin(), output_biases.end(), 0.0);
     loss = 0;
   }
 };
 
-// Uniform within +-1/sqrt(fan-in) (bullet's and PyTorch's default), biases 0.
-FloatNetwork RandomPerspective(int hidden, std::mt19937_64& rng) {
+// Uniform within +-1/sqrt(fan-in) (bullet's and PyTorch's default; a
+// position uses 768 inputs of one king bucket), biases 0; the buckets as
+// `settings` ask.
+FloatNetwork RandomPerspective(const NetworkSettings& settings,
+                               std::mt19937_64& rng) {
   FloatNetwork net;
+  const int hidden = settings.hidden_size();
   net.hidden = hidden;
+  net.king_buckets.assign(settings.king_buckets().begin(),
+                          settings.king_buckets().end());
+  net.output_buckets = settings.output_buckets();
+  if (net.output_buckets > 1) net.output_biases.assign(net.output_buckets, 0);
   std::uniform_real_distribution<float> input(
       -1.0f / std::sqrt(float(kNetworkInputs)),
       1.0f / std::sqrt(float(kNetworkInputs)));
-  net.input_weights.resize(size_t(kNetworkInputs) * hidden);
+  net.input_weights.resize(size_t(InputBuckets(net)) * kNetworkInputs * hidden);
   for (float& w : net.input_weights) w = input(rng);
   net.hidden_biases.assign(hidden, 0.0f);
   std::uniform_real_distribution<float> output(
       -1.0f / std::sqrt(float(2 * hidden)),
       1.0f / std::sqrt(float(2 * hidden)));
-  net.output_weights.resize(2 * size_t(hidden));
+  net.output_weights.resize(2 * size_t(net.output_buckets) * hidden);
   for (float& w : net.output_weights) w = output(rng);
   return net;
+}
+
+// A side's view with king buckets (engine/network.h), its own king on
+// `king` (from its side).
+InputView ViewOf(const FloatNetwork& net, int king) {
+  if (net.king_buckets.empty()) return {};
+  const int bucket = net.king_buckets[king];
+  const bool mirror = (king & 7) > 3;
+  return {bucket * kNetworkInputs, mirror ? 7 : 0, 2 * bucket + mirror};
 }
 
 // Eight floats (GCC and Clang vector extension), loadable from any float's
@@ -178,9 +197,10 @@ void AddChunk(int hidden, Gradients& g) {
     for (int c = 0; c < g.entry_counts[e]; ++c)
       ++g.input_first[g.entry_inputs[size_t(e) * kMaxPieces + c] + 1];
   }
-  for (int input = 0; input < kNetworkInputs; ++input)
+  const int inputs = int(g.input_next.size());
+  for (int input = 0; input < inputs; ++input)
     g.input_first[input + 1] += g.input_first[input];
-  std::copy_n(g.input_first.begin(), kNetworkInputs, g.input_next.begin());
+  std::copy_n(g.input_first.begin(), inputs, g.input_next.begin());
   for (int e = 0; e < entries; ++e) {
     for (int c = 0; c < g.entry_counts[e]; ++c) {
       const int input = g.entry_inputs[size_t(e) * kMaxPieces + c];
@@ -188,7 +208,7 @@ void AddChunk(int hidden, Gradients& g) {
     }
   }
   const float* rows[2 * kChunkPositions];
-  for (int input = 0; input < kNetworkInputs; ++input) {
+  for (int input = 0; input < inputs; ++input) {
     const int begin = g.input_first[input], end = g.input_first[input + 1];
     if (begin == end) continue;
     for (int n = begin; n < end; ++n)
@@ -209,20 +229,35 @@ void Accumulate(const FloatNetwork& net, const NetworkSamples& samples,
   const int file_flip = item % 2 ? 7 : 0;
   const int count = samples.input_count(i);
   int inputs[2][kMaxPieces];
-  const float* rows[2][kMaxPieces];
+  InputView views[2];
   for (int c = 0; c < count; ++c) {
     inputs[0][c] = samples.inputs(i)[c] ^ file_flip;
     inputs[1][c] = OtherSideInput(inputs[0][c]);
-    for (int side = 0; side < 2; ++side)
+    for (int side = 0; side < 2; ++side) {
+      const int own_king = inputs[side][c] - kOwnKingInputs;
+      if (own_king >= 0 && own_king < 64) views[side] = ViewOf(net, own_king);
+    }
+  }
+  const float* rows[2][kMaxPieces];
+  for (int side = 0; side < 2; ++side) {
+    for (int c = 0; c < count; ++c) {
+      inputs[side][c] = ViewedInput(views[side], inputs[side][c]);
       rows[side][c] = &net.input_weights[size_t(inputs[side][c]) * hidden];
+    }
   }
   float* sums[2] = {g.us.data(), g.them.data()};
   for (int side = 0; side < 2; ++side)
     SumRows(net.hidden_biases.data(), rows[side], count, hidden, sums[side]);
-  const float* out_w[2] = {net.output_weights.data(),
-                           net.output_weights.data() + hidden};
-  const float out = net.output_bias +
-                    SquaredClippedDot(sums[0], out_w[0], hidden) +
+  // bullet's MaterialCount: the bucket of the number of pieces.
+  const int divisor = (32 + net.output_buckets - 1) / net.output_buckets;
+  const int bucket =
+      std::clamp((count - 2) / divisor, 0, net.output_buckets - 1);
+  const float* out_w[2] = {
+      net.output_weights.data() + 2 * size_t(bucket) * hidden,
+      net.output_weights.data() + (2 * size_t(bucket) + 1) * hidden};
+  const float bias =
+      net.output_buckets > 1 ? net.output_biases[bucket] : net.output_bias;
+  const float out = bias + SquaredClippedDot(sums[0], out_w[0], hidden) +
                     SquaredClippedDot(sums[1], out_w[1], hidden);
   const double s =
       ExpectedScore(k, samples.linear(i) + kCentipawnsPerOutput * out);
@@ -231,13 +266,13 @@ void Accumulate(const FloatNetwork& net, const NetworkSamples& samples,
   // d(error^2) / d(output in pawns)
   const float d =
       float(2 * error * s * (1 - s) * k * kLn10Over400 * kCentipawnsPerOutput);
-  g.output_bias += d;
+  g.output_biases[bucket] += d;
   float* hidden_gradient[2];
   for (int side = 0; side < 2; ++side) {
     const int entry = 2 * g.chunk_size + side;
     hidden_gradient[side] = &g.hidden_gradients[size_t(entry) * hidden];
     OutputBackward(sums[side], out_w[side], d, hidden,
-                   g.output_weights.data() + side * hidden,
+                   g.output_weights.data() + (2 * size_t(bucket) + side) * hidden,
                    hidden_gradient[side]);
     std::copy_n(inputs[side], count,
                 &g.entry_inputs[size_t(entry) * kMaxPieces]);
@@ -295,7 +330,7 @@ NetworkTraining TrainPerspectiveNetwork(
     const NetworkParams* initial) {
   std::mt19937_64 rng(settings.seed());
   FloatNetwork net = initial ? Unrounded(*initial)
-                             : RandomPerspective(settings.hidden_size(), rng);
+                             : RandomPerspective(settings, rng);
   const Quantisation q =
       initial ? QuantisationOf(*initial)
               : Quantisation{settings.activation_one(), settings.output_one(),
@@ -308,9 +343,12 @@ NetworkTraining TrainPerspectiveNetwork(
   const int hidden = net.hidden;
   const size_t threads =
       settings.threads() > 0 ? size_t(settings.threads()) : CoreCount();
-  std::vector<Gradients> parts(threads, Gradients(hidden));
+  std::vector<Gradients> parts(
+      threads, Gradients(hidden, InputBuckets(net) * kNetworkInputs,
+                         net.output_buckets));
   AdamW input_adam(net.input_weights.size()), bias_adam(hidden),
-      output_adam(net.output_weights.size()), output_bias_adam(1);
+      output_adam(net.output_weights.size()),
+      output_bias_adam(size_t(net.output_buckets));
   std::vector<size_t> order = PerspectiveTrainingItems(train, settings);
   const size_t batch = size_t(std::max(1, settings.batch_size()));
   const size_t batches_per_epoch = (order.size() + batch - 1) / batch;
@@ -338,7 +376,8 @@ NetworkTraining TrainPerspectiveNetwork(
       // The parts' gradients summed into part 0's, a slice per thread.
       Gradients& sum = parts[0];
       for (size_t p = 1; p < threads; ++p) {
-        sum.output_bias += parts[p].output_bias;
+        for (int b = 0; b < net.output_buckets; ++b)
+          sum.output_biases[b] += parts[p].output_biases[b];
         sum.loss += parts[p].loss;
       }
       epoch_loss += sum.loss;
@@ -371,9 +410,12 @@ NetworkTraining TrainPerspectiveNetwork(
       output_adam.Step(0, net.output_weights.size(), net.output_weights.data(),
                        sum.output_weights.data(), scale, step_size, decay,
                        output_limit);
-      const float output_bias_gradient = float(sum.output_bias);
-      output_bias_adam.Step(0, 1, &net.output_bias, &output_bias_gradient,
-                            scale, step_size, 0, output_limit);
+      std::vector<float> output_bias_gradients(sum.output_biases.begin(),
+                                               sum.output_biases.end());
+      output_bias_adam.Step(
+          0, output_bias_gradients.size(),
+          net.output_buckets > 1 ? net.output_biases.data() : &net.output_bias,
+          output_bias_gradients.data(), scale, step_size, 0, output_limit);
     }
     result.epoch_loss.push_back(order.size() ? epoch_loss / order.size() : 0);
     if (on_epoch) on_epoch(epoch, Rounded(net, NetworkParams::PERSPECTIVE, q));

@@ -49,12 +49,27 @@ for q in "255 64 400" "255 128 300"; do
   echo "QA $qa QB $qb scale $scale: $n positions evaluate as bullet's formula says"
 done
 
+# With king buckets (4, by rank pairs; mirrored) and bullet's MaterialCount<8>.
+layout=$(python3 -c "print(','.join(str(s // 16) for s in range(64)))")
+python3 "$REFERENCE" write 32 8 buckets.bin "$layout" 8 || fail "the reference wrote no bucketed network"
+python3 "$REFERENCE" eval buckets.bin 255 64 400 "$layout" 8 <fens.txt >want.txt
+evaluations "setoption name EvalFileKingBuckets value $layout" "setoption name EvalFileOutputBuckets value 8" \
+  "setoption name EvalFile value buckets.bin" <fens.txt >got.txt
+cmp -s want.txt got.txt || fail "buckets: $(diff want.txt got.txt | head -4)"
+echo "4 king buckets, 8 output buckets: $(wc -l <want.txt) positions evaluate as bullet's formula says"
+"$TUNER" import-net --king_buckets="$layout" --output_buckets=8 --out=buckets.textproto buckets.bin \
+  >/dev/null 2>&1 || fail "import-net of a bucketed file"
+"$TUNER" export-net --out=buckets_again.bin buckets.textproto >/dev/null 2>&1 || fail "export of the bucketed import"
+cmp -s buckets.bin buckets_again.bin || fail "a bucketed file changed through import and export"
+"$TUNER" import-net --out=nobuckets.textproto buckets.bin >bad.txt 2>&1; rc=$?
+(( rc == 2 )) && grep -q "with no buckets" bad.txt || fail "a bucketed file read without its buckets: exit $rc: $(cat bad.txt)"
+
 # default exported: exactly with QB 256 (the same bench through EvalFile), and
 # with bullet's usual QB 64 rounded, the difference measured and printed.
 bench() { "$UCI" "$@" bench 2>&1 | grep -o '^[0-9]* nodes'; }
 "$TUNER" export-net --qb=256 --out=default.bin "$DEFAULT" >export.txt 2>&1 || fail "export-net: $(cat export.txt)"
 grep -q "^exact: evaluates every position as" export.txt || fail "not exact: $(cat export.txt)"
-grep -q "exported: bullet's quantised format, QA 255, QB 256, scale 400; from default exactly" default.bin.provenance ||
+grep -q "exported: bullet's quantised format, QA 255, QB 256, scale 400, no buckets; from default exactly" default.bin.provenance ||
   fail "no provenance beside the file: $(tail -1 default.bin.provenance)"
 want=$(bench --config="$DEFAULT")
 got=$({ printf 'setoption name EvalFile value default.bin\nsetoption name EvalFileQB value 256\nbench\nquit\n'; } |
