@@ -91,8 +91,7 @@ void AccumulatorStack::Update(const Network& net, const Entry* base,
                               const std::array<Bitboard, 12>& pieces) {
   const int hidden = net.hidden_size();
   for (Color perspective : {kWhite, kBlack}) {
-    const Square king =
-        LowestSquare(pieces[perspective * 6 + kKing]);
+    const Square king = LowestSquare(pieces[perspective * 6 + kKing]);
     const InputView view = net.ViewOf(perspective, king);
     int16_t* out = entry.sums.data() + perspective * hidden;
     if (base && base->view[perspective] == view.key) {

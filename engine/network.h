@@ -146,8 +146,9 @@ class Network {
   bool whole_evaluation_ = false;
   std::vector<int16_t> input_weights_;  // [bucket][input][hidden]
   std::vector<int16_t> hidden_biases_;
-  std::vector<int32_t> output_weights_;       // SIDE_TO_MOVE
-  std::vector<int16_t> perspective_weights_;  // PERSPECTIVE, [bucket][2 x hidden]
+  std::vector<int32_t> output_weights_;  // SIDE_TO_MOVE
+  std::vector<int16_t>
+      perspective_weights_;  // PERSPECTIVE, [bucket][2 x hidden]
   int64_t output_bias_ = 0;
   std::vector<int64_t> output_biases_;  // by output bucket
   int output_buckets_ = 1;

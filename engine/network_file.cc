@@ -95,9 +95,9 @@ absl::StatusOr<NetworkParams> ParseBulletNetwork(absl::string_view bytes,
                                                  const NetworkShape& shape) {
   if (absl::Status s = CheckQuantisation(q); !s.ok()) return s;
   if (shape.output_buckets < 1 || shape.output_buckets > kMaxOutputBuckets) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "output buckets: ", shape.output_buckets, " is not in [1, ",
-        kMaxOutputBuckets, "]"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("output buckets: ", shape.output_buckets,
+                     " is not in [1, ", kMaxOutputBuckets, "]"));
   }
   int hidden = 0;
   for (int n = kNetworkBlock; n <= kMaxNetworkHidden; n += kNetworkBlock) {
@@ -177,8 +177,8 @@ absl::StatusOr<NetworkParams> ReadBulletNetwork(const std::string& path,
   return ParseBulletNetwork(bytes, q, path, shape);
 }
 
-absl::StatusOr<BulletExport> SerializeBulletNetwork(
-    const NetworkParams& params, const Quantisation& q) {
+absl::StatusOr<BulletExport> SerializeBulletNetwork(const NetworkParams& params,
+                                                    const Quantisation& q) {
   if (absl::Status s = CheckQuantisation(q); !s.ok()) return s;
   if (params.layout() != NetworkParams::PERSPECTIVE) {
     return absl::InvalidArgumentError(

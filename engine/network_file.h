@@ -40,10 +40,9 @@ absl::StatusOr<std::vector<int>> ParseKingBuckets(absl::string_view text);
 // The network of a file's bytes, as Network::FromProto accepts it; `name`
 // names the file in errors (a size that is no network, padding that is not
 // zero, weights whose sums overflow 16 bits).
-absl::StatusOr<NetworkParams> ParseBulletNetwork(absl::string_view bytes,
-                                                 const Quantisation& q,
-                                                 absl::string_view name,
-                                                 const NetworkShape& shape = {});
+absl::StatusOr<NetworkParams> ParseBulletNetwork(
+    absl::string_view bytes, const Quantisation& q, absl::string_view name,
+    const NetworkShape& shape = {});
 absl::StatusOr<NetworkParams> ReadBulletNetwork(const std::string& path,
                                                 const Quantisation& q,
                                                 const NetworkShape& shape = {});
@@ -63,8 +62,8 @@ struct BulletExport {
 // by (scale / QB of the network) / (q.output_scale / q.output_one) and
 // rounded. InvalidArgument for another layout, or when a weight would not
 // fit 16 bits.
-absl::StatusOr<BulletExport> SerializeBulletNetwork(
-    const NetworkParams& params, const Quantisation& q);
+absl::StatusOr<BulletExport> SerializeBulletNetwork(const NetworkParams& params,
+                                                    const Quantisation& q);
 
 }  // namespace chess
 

@@ -91,7 +91,8 @@ TEST(NetworkFileTest, BucketedNetworksRoundTripInBulletsLayout) {
   // 2 x 768 x 32 input weights, 32 biases, 8 x 64 output weights, 8 biases.
   EXPECT_EQ(file->bytes.size(), 99456u);
   const NetworkShape shape = ShapeOf(params);
-  EXPECT_EQ(DescribeShape(shape), "2 king buckets (mirrored), 8 output buckets");
+  EXPECT_EQ(DescribeShape(shape),
+            "2 king buckets (mirrored), 8 output buckets");
   absl::StatusOr<NetworkParams> back =
       ParseBulletNetwork(file->bytes, {}, "x", shape);
   ASSERT_TRUE(back.ok()) << back.status();

@@ -122,7 +122,8 @@ NetworkParams BucketedParams(int hidden, uint64_t seed) {
     params.add_input_weights(input(rng));
   params.set_output_buckets(8);
   params.clear_output_weights();
-  for (int i = 0; i < 8 * 2 * hidden; ++i) params.add_output_weights(output(rng));
+  for (int i = 0; i < 8 * 2 * hidden; ++i)
+    params.add_output_weights(output(rng));
   for (int b = 0; b < 8; ++b) params.add_output_biases(output(rng) * 300);
   return params;
 }
@@ -136,8 +137,8 @@ int BucketedReference(const NetworkParams& params, const Position& pos) {
   int64_t products = 0;
   for (int side = 0; side < 2; ++side) {
     const Color view = side == 0 ? pos.side_to_move() : ~pos.side_to_move();
-    const int king = view == kWhite ? pos.king_square(view)
-                                    : pos.king_square(view) ^ 56;
+    const int king =
+        view == kWhite ? pos.king_square(view) : pos.king_square(view) ^ 56;
     const int flip = king % 8 > 3 ? 7 : 0;
     const int offset = params.king_buckets(king) * kNetworkInputs;
     for (int j = 0; j < hidden; ++j) {
@@ -165,7 +166,8 @@ TEST(NetworkTest, BucketsEvaluateAsBulletDefinesThem) {
   const absl::StatusOr<Network> net = Network::FromProto(params);
   ASSERT_TRUE(net.ok()) << net.status();
   for (const Position& pos : testing::RandomPlayPositions(8, 150, 11)) {
-    ASSERT_EQ(net->Evaluate(pos), BucketedReference(params, pos)) << pos.ToFen();
+    ASSERT_EQ(net->Evaluate(pos), BucketedReference(params, pos))
+        << pos.ToFen();
     ASSERT_EQ(net->Evaluate(ColourMirror(pos)), net->Evaluate(pos))
         << pos.ToFen();
   }
@@ -189,7 +191,8 @@ TEST(NetworkTest, BucketedAccumulatorsEqualAFreshEvaluationWhateverThePath) {
   ASSERT_TRUE(ValidateEngineConfig(config).ok());
   SearchLimits limits;
   limits.nodes = 20000;
-  const Game game(*Position::FromFen("8/5k2/3p4/1p1Pp2p/pP2Pp1P/P4P1K/8/8 w - - 0 50"));
+  const Game game(
+      *Position::FromFen("8/5k2/3p4/1p1Pp2p/pP2Pp1P/P4P1K/8/8 w - - 0 50"));
   const SearchInfo first = Engine(config).Search(game, limits);
   const SearchInfo again = Engine(config).Search(game, limits);
   EXPECT_EQ(again.nodes, first.nodes);

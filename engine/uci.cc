@@ -458,8 +458,7 @@ bool UciSession::HandleEvalFileOption(const std::string& normalized,
       {"evalfileqa", &eval_file_quantisation_.activation_one,
        kMaxActivationOne},
       {"evalfileqb", &eval_file_quantisation_.output_one, kMaxOutputOne},
-      {"evalfilescale", &eval_file_quantisation_.output_scale,
-       kMaxOutputScale},
+      {"evalfilescale", &eval_file_quantisation_.output_scale, kMaxOutputScale},
       {"evalfileoutputbuckets", &eval_file_shape_.output_buckets,
        kMaxOutputBuckets}};
   for (const auto& c : constants) {

@@ -102,9 +102,8 @@ absl::StatusOr<DatagenReport> GenerationData(
 absl::StatusOr<EngineConfig> TrainedBefore(const LoopConfig& config,
                                            const std::string& path) {
   if (!config.has_external()) return LoadEngineConfig(path);
-  absl::StatusOr<NetworkParams> network =
-      ReadBulletNetwork(path, QuantisationOf(config.external()),
-                        ShapeOf(config.external()));
+  absl::StatusOr<NetworkParams> network = ReadBulletNetwork(
+      path, QuantisationOf(config.external()), ShapeOf(config.external()));
   if (!network.ok()) return network.status();
   return ExternalPlayer(config, *network, path).config;
 }

@@ -44,8 +44,8 @@ absl::StatusOr<ExportedNetwork> ExportBulletNetwork(
   }
   absl::StatusOr<BulletExport> file = SerializeBulletNetwork(params, q);
   if (!file.ok()) return file.status();
-  absl::StatusOr<NetworkParams> back = ParseBulletNetwork(
-      file->bytes, q, "the exported file", ShapeOf(params));
+  absl::StatusOr<NetworkParams> back =
+      ParseBulletNetwork(file->bytes, q, "the exported file", ShapeOf(params));
   if (!back.ok()) return back.status();
   const Network ours = *Network::FromProto(params);
   absl::StatusOr<Network> theirs = Network::FromProto(*back);
@@ -83,10 +83,10 @@ absl::StatusOr<EngineConfig> ImportBulletNetwork(const std::string& path,
                                                  const EngineConfig& start) {
   absl::StatusOr<NetworkParams> network = ReadBulletNetwork(path, q, shape);
   if (!network.ok()) return network.status();
-  network->add_provenance(absl::StrCat(
-      "imported: ", path, ", bullet's quantised format, QA ", q.activation_one,
-      ", QB ", q.output_one, ", scale ", q.output_scale, ", ",
-      DescribeShape(shape)));
+  network->add_provenance(
+      absl::StrCat("imported: ", path, ", bullet's quantised format, QA ",
+                   q.activation_one, ", QB ", q.output_one, ", scale ",
+                   q.output_scale, ", ", DescribeShape(shape)));
   EngineConfig config = start;
   *config.mutable_eval()->mutable_network() = *std::move(network);
   return config;

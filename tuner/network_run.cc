@@ -13,15 +13,20 @@
 
 namespace chess {
 
-absl::StatusOr<NetworkSamples> LoadNetworkSamples(
+namespace {
+
+// The samples of the data sets, handed to `full_block` each time `block`
+// holds `block_size` of them (0: never) and once more at the end.
+absl::Status ForEachSampleBlock(
     const std::vector<std::string>& paths, const EngineConfig& start,
     const NetworkSettings& settings, std::vector<DatasetProvenance>* provenance,
-    std::ostream* report) {
+    std::ostream* report, size_t block_size, NetworkSamples& samples,
+    const std::function<absl::Status()>& full_block) {
   absl::StatusOr<EvalWeights> weights = EvalWeights::FromProto(start.eval());
   if (!weights.ok()) return weights.status();
   const Evaluator linear(*weights);
   const Evaluator* on_top_of = settings.whole_evaluation() ? nullptr : &linear;
-  NetworkSamples samples;
+  size_t total = 0;
   for (const std::string& path : paths) {
     DatasetProvenance* sources = nullptr;
     if (provenance != nullptr) {
@@ -47,17 +52,80 @@ absl::StatusOr<NetworkSamples> LoadNetworkSamples(
             }
             samples.Add(*pos, on_top_of, p, settings.result_weight(),
                         settings.k());
+            ++total;
+            if (samples.size() == block_size) {
+              if (absl::Status s = full_block(); !s.ok()) return s;
+            }
           }
           return absl::OkStatus();
         },
         report);
     if (!s.ok()) return s;
   }
-  if (samples.size() == 0) {
+  if (total == 0) {
     return absl::InvalidArgumentError(absl::StrCat(
         absl::StrJoin(paths, ","), ": no valid training position"));
   }
+  return full_block();
+}
+
+// Samples in memory that own themselves.
+class OwnedSamples : public SampleSource {
+ public:
+  explicit OwnedSamples(NetworkSamples samples)
+      : samples_(std::move(samples)), view_(samples_) {}
+  size_t blocks() const override { return 1; }
+  size_t size() const override { return samples_.size(); }
+  size_t mirrorable() const override { return view_.mirrorable(); }
+  absl::StatusOr<const NetworkSamples*> Block(size_t,
+                                              NetworkSamples*) const override {
+    return &samples_;
+  }
+
+ private:
+  NetworkSamples samples_;
+  InMemorySamples view_;
+};
+
+}  // namespace
+
+absl::StatusOr<NetworkSamples> LoadNetworkSamples(
+    const std::vector<std::string>& paths, const EngineConfig& start,
+    const NetworkSettings& settings, std::vector<DatasetProvenance>* provenance,
+    std::ostream* report) {
+  NetworkSamples samples;
+  if (absl::Status s =
+          ForEachSampleBlock(paths, start, settings, provenance, report, 0,
+                             samples, [] { return absl::OkStatus(); });
+      !s.ok())
+    return s;
   return samples;
+}
+
+absl::StatusOr<std::unique_ptr<SampleSource>> LoadSampleSource(
+    const std::vector<std::string>& paths, const EngineConfig& start,
+    const NetworkSettings& settings, std::vector<DatasetProvenance>* provenance,
+    std::ostream* report) {
+  if (settings.stream_block_positions() == 0) {
+    absl::StatusOr<NetworkSamples> samples =
+        LoadNetworkSamples(paths, start, settings, provenance, report);
+    if (!samples.ok()) return samples.status();
+    return std::unique_ptr<SampleSource>(new OwnedSamples(*std::move(samples)));
+  }
+  absl::StatusOr<std::unique_ptr<SampleSpool>> spool = SampleSpool::Create("");
+  if (!spool.ok()) return spool.status();
+  NetworkSamples block;
+  if (absl::Status s =
+          ForEachSampleBlock(paths, start, settings, provenance, report,
+                             size_t(settings.stream_block_positions()), block,
+                             [&]() {
+                               absl::Status added = (*spool)->Add(block);
+                               block.Clear();
+                               return added;
+                             });
+      !s.ok())
+    return s;
+  return std::unique_ptr<SampleSource>(std::move(*spool));
 }
 
 absl::StatusOr<double> EvaluationLoss(const EngineConfig& config,
@@ -109,13 +177,30 @@ absl::StatusOr<TrainedConfig> TrainNetworkConfig(
     const NetworkSamples& train, const NetworkSettings& settings,
     const std::vector<DatasetProvenance>& datasets,
     const std::function<void(int, const NetworkParams&)>& on_epoch) {
+  return TrainNetworkConfig(start, start_path, InMemorySamples(train), settings,
+                            datasets, on_epoch);
+}
+
+absl::StatusOr<TrainedConfig> TrainNetworkConfig(
+    const EngineConfig& start, const std::string& start_path,
+    const SampleSource& train, const NetworkSettings& settings,
+    const std::vector<DatasetProvenance>& datasets,
+    const std::function<void(int, const NetworkParams&)>& on_epoch) {
   const NetworkParams* initial =
       settings.continue_from_start() ? &start.eval().network() : nullptr;
   TrainedConfig trained;
-  trained.training =
-      settings.layout() == NetworkParams::PERSPECTIVE
-          ? TrainPerspectiveNetwork(train, settings, on_epoch, initial)
-          : TrainNetwork(train, settings, on_epoch, initial);
+  if (settings.layout() == NetworkParams::PERSPECTIVE) {
+    absl::StatusOr<NetworkTraining> training =
+        TrainPerspectiveNetwork(train, settings, on_epoch, initial);
+    if (!training.ok()) return training.status();
+    trained.training = *std::move(training);
+  } else {
+    // The side-to-move trainer holds its samples in memory.
+    NetworkSamples scratch;
+    absl::StatusOr<const NetworkSamples*> samples = train.Block(0, &scratch);
+    if (!samples.ok()) return samples.status();
+    trained.training = TrainNetwork(**samples, settings, on_epoch, initial);
+  }
   if (absl::Status s = Network::FromProto(trained.training.params).status();
       !s.ok()) {
     return absl::InvalidArgumentError(absl::StrCat(

@@ -5,6 +5,7 @@
 #define TUNER_NETWORK_RUN_H_
 
 #include <functional>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -22,6 +23,15 @@ namespace chess {
 // first malformed lines of a text set to `report` (either may be null). No
 // valid position at all is an error.
 absl::StatusOr<NetworkSamples> LoadNetworkSamples(
+    const std::vector<std::string>& paths, const EngineConfig& start,
+    const NetworkSettings& settings,
+    std::vector<DatasetProvenance>* provenance = nullptr,
+    std::ostream* report = nullptr);
+
+// The same as a source of samples: in memory, or (NetworkSettings
+// stream_block_positions) spooled to a temporary file in blocks of that many
+// positions, so that a set larger than memory trains.
+absl::StatusOr<std::unique_ptr<SampleSource>> LoadSampleSource(
     const std::vector<std::string>& paths, const EngineConfig& start,
     const NetworkSettings& settings,
     std::vector<DatasetProvenance>* provenance = nullptr,
@@ -52,6 +62,11 @@ struct TrainedConfig {
 absl::StatusOr<TrainedConfig> TrainNetworkConfig(
     const EngineConfig& start, const std::string& start_path,
     const NetworkSamples& train, const NetworkSettings& settings,
+    const std::vector<DatasetProvenance>& datasets,
+    const std::function<void(int, const NetworkParams&)>& on_epoch = {});
+absl::StatusOr<TrainedConfig> TrainNetworkConfig(
+    const EngineConfig& start, const std::string& start_path,
+    const SampleSource& train, const NetworkSettings& settings,
     const std::vector<DatasetProvenance>& datasets,
     const std::function<void(int, const NetworkParams&)>& on_epoch = {});
 

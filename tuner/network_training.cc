@@ -1,7 +1,13 @@
 #include "tuner/network_training.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <numeric>
 #include <random>
@@ -111,8 +117,16 @@ NetworkParams Rounded(const FloatNetwork& net, NetworkParams::Layout layout,
     params.add_output_weights(int(std::clamp<double>(
         Round16(w * output_one), -output_limit, output_limit)));
   }
-  params.set_output_bias(int32_t(std::lround(
-      double(net.output_bias) * units.activation_one * output_one)));
+  auto bias = [&](float b) {
+    return int32_t(std::lround(double(b) * units.activation_one * output_one));
+  };
+  if (net.output_buckets > 1) {
+    params.set_output_buckets(net.output_buckets);
+    for (float b : net.output_biases) params.add_output_biases(bias(b));
+  } else {
+    params.set_output_bias(bias(net.output_bias));
+  }
+  for (int b : net.king_buckets) params.add_king_buckets(b);
   return params;
 }
 
@@ -258,6 +272,37 @@ absl::Status ValidateNetworkSettings(const NetworkSettings& s) {
   }
   if (s.threads() < 0 || s.threads() > 256)
     return invalid("threads = ", s.threads(), " is not in [0, 256]");
+  if (s.stream_block_positions() < 0)
+    return invalid("stream_block_positions = ", s.stream_block_positions(),
+                   " is negative");
+  if (s.stream_block_positions() > 0 &&
+      s.layout() != NetworkParams::PERSPECTIVE)
+    return invalid("stream_block_positions needs layout PERSPECTIVE");
+  if (s.king_buckets_size() > 0 || s.output_buckets() != 1) {
+    if (s.layout() != NetworkParams::PERSPECTIVE)
+      return invalid("king_buckets and output_buckets need layout PERSPECTIVE");
+    // The engine's own checks of the layout and the count, on a network of
+    // zeros of this shape.
+    NetworkParams shape;
+    shape.set_layout(NetworkParams::PERSPECTIVE);
+    shape.set_hidden_size(kNetworkBlock);
+    *shape.mutable_king_buckets() = s.king_buckets();
+    shape.set_output_buckets(s.output_buckets());
+    int rows = 1;
+    for (int b : s.king_buckets())
+      rows = std::clamp(b + 1, rows, kMaxKingBuckets);
+    shape.mutable_input_weights()->Resize(rows * kNetworkInputs * kNetworkBlock,
+                                          0);
+    shape.mutable_hidden_biases()->Resize(kNetworkBlock, 0);
+    const int outputs = std::clamp(s.output_buckets(), 1, kMaxOutputBuckets);
+    shape.mutable_output_weights()->Resize(2 * outputs * kNetworkBlock, 0);
+    if (outputs > 1) shape.mutable_output_biases()->Resize(outputs, 0);
+    if (absl::Status st = Network::FromProto(shape).status(); !st.ok()) {
+      std::string message(st.message());
+      absl::StrReplaceAll({{"eval.network.", ""}}, &message);
+      return invalid(message);
+    }
+  }
   const struct {
     const char* field;
     int value, default_value, max;
@@ -286,6 +331,132 @@ double LearningRateAt(const NetworkSettings& settings, double progress) {
   }
   return settings.learning_rate() *
          (int(progress) >= settings.epochs() * 3 / 4 ? 0.1 : 1.0);
+}
+
+void NetworkSamples::AppendBytes(std::string* out) const {
+  // Per sample: the input count, the inputs, the linear score, the target,
+  // mirrorable; native byte order (a spool is read by the process that wrote
+  // it).
+  for (size_t i = 0; i < size(); ++i) {
+    const uint8_t count = uint8_t(input_count(i));
+    out->push_back(char(count));
+    out->append(reinterpret_cast<const char*>(inputs(i)),
+                sizeof(uint16_t) * count);
+    const int32_t linear = linear_[i];
+    const float target = target_[i];
+    out->append(reinterpret_cast<const char*>(&linear), sizeof(linear));
+    out->append(reinterpret_cast<const char*>(&target), sizeof(target));
+    out->push_back(char(mirrorable_[i]));
+  }
+}
+
+absl::Status NetworkSamples::AddBytes(absl::string_view bytes) {
+  while (!bytes.empty()) {
+    const size_t count = uint8_t(bytes[0]);
+    const size_t record = 1 + 2 * count + 4 + 4 + 1;
+    if (count > size_t(kMaxPieces) || bytes.size() < record)
+      return absl::DataLossError("a spooled sample is cut short or damaged");
+    const char* p = bytes.data() + 1;
+    const size_t first = inputs_.size();
+    inputs_.resize(first + count);
+    std::memcpy(&inputs_[first], p, 2 * count);
+    p += 2 * count;
+    for (size_t c = first; c < inputs_.size(); ++c) {
+      if (inputs_[c] >= kNetworkInputs) {
+        inputs_.resize(first);
+        return absl::DataLossError("a spooled sample has an input beyond 767");
+      }
+    }
+    offsets_.push_back(uint32_t(inputs_.size()));
+    int32_t linear;
+    float target;
+    std::memcpy(&linear, p, 4);
+    std::memcpy(&target, p + 4, 4);
+    linear_.push_back(linear);
+    target_.push_back(target);
+    mirrorable_.push_back(p[8] != 0);
+    bytes.remove_prefix(record);
+  }
+  return absl::OkStatus();
+}
+
+InMemorySamples::InMemorySamples(const NetworkSamples& samples)
+    : samples_(samples) {
+  for (size_t i = 0; i < samples.size(); ++i)
+    mirrorable_ += samples.mirrorable(i);
+}
+
+absl::StatusOr<std::unique_ptr<SampleSpool>> SampleSpool::Create(
+    const std::string& dir) {
+  std::string where = dir;
+  if (where.empty()) {
+    const char* tmp = std::getenv("TMPDIR");
+    where = tmp && *tmp ? tmp : "/tmp";
+  }
+  // O_TMPFILE: no name, so nothing is left behind however the run ends.
+  const int fd = ::open(where.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    return absl::Status(
+        absl::StatusCode::kInternal,
+        absl::StrCat(where, ": cannot make a spool for the training samples: ",
+                     std::strerror(errno)));
+  }
+  return std::unique_ptr<SampleSpool>(new SampleSpool(fd, where));
+}
+
+SampleSpool::~SampleSpool() { ::close(fd_); }
+
+absl::Status SampleSpool::Add(const NetworkSamples& block) {
+  if (block.size() == 0) return absl::OkStatus();
+  std::string bytes;
+  block.AppendBytes(&bytes);
+  for (size_t done = 0; done < bytes.size();) {
+    const ssize_t n = ::pwrite(fd_, bytes.data() + done, bytes.size() - done,
+                               off_t(end_ + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      return absl::Status(
+          absl::StatusCode::kInternal,
+          absl::StrCat(dir_, ": cannot spool samples: ", std::strerror(errno)));
+    }
+    done += size_t(n);
+  }
+  blocks_.push_back({end_, bytes.size()});
+  end_ += bytes.size();
+  size_ += block.size();
+  for (size_t i = 0; i < block.size(); ++i) mirrorable_ += block.mirrorable(i);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<const NetworkSamples*> SampleSpool::Block(
+    size_t b, NetworkSamples* scratch) const {
+  const Extent& extent = blocks_[b];
+  std::string bytes(extent.bytes, '\0');
+  for (size_t done = 0; done < bytes.size();) {
+    const ssize_t n = ::pread(fd_, bytes.data() + done, bytes.size() - done,
+                              off_t(extent.offset + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      return absl::DataLossError(absl::StrCat(
+          dir_, ": cannot read spooled samples back: ", std::strerror(errno)));
+    }
+    done += size_t(n);
+  }
+  scratch->Clear();
+  if (absl::Status s = scratch->AddBytes(bytes); !s.ok()) return s;
+  return scratch;
+}
+
+absl::StatusOr<double> SourceLoss(const SampleSource& source,
+                                  const Network& network, double k) {
+  double sum = 0;
+  NetworkSamples scratch;
+  for (size_t b = 0; b < source.blocks(); ++b) {
+    absl::StatusOr<const NetworkSamples*> block = source.Block(b, &scratch);
+    if (!block.ok()) return block.status();
+    sum += NetworkLoss(**block, network, k) * double((*block)->size());
+  }
+  return source.size() ? sum / double(source.size()) : 0;
 }
 
 double NetworkLoss(const NetworkSamples& samples, const Network& network,

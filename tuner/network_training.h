@@ -8,11 +8,14 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "engine/engine_config.pb.h"
 #include "engine/evaluate.h"
 #include "engine/network.h"
@@ -45,6 +48,11 @@ class NetworkSamples {
   // swapped) is a position of the same value.
   bool mirrorable(size_t i) const { return mirrorable_[i]; }
 
+  // The samples as bytes (SampleSpool's blocks), and back: appended to these.
+  void AppendBytes(std::string* out) const;
+  absl::Status AddBytes(absl::string_view bytes);
+  void Clear() { *this = NetworkSamples(); }
+
  private:
   std::vector<uint32_t> offsets_{0};
   std::vector<uint16_t> inputs_;
@@ -53,6 +61,69 @@ class NetworkSamples {
   std::vector<bool> mirrorable_;
 };
 
+// Training samples as blocks: in memory (one block), or a spool on disk read
+// a block at a time, so that a set larger than memory trains.
+class SampleSource {
+ public:
+  virtual ~SampleSource() = default;
+  virtual size_t blocks() const = 0;
+  virtual size_t size() const = 0;  // samples in all blocks
+  // Samples without castling rights (mirror_files trains them twice).
+  virtual size_t mirrorable() const = 0;
+  // Block `b`: in `scratch`, or the source's own memory.
+  virtual absl::StatusOr<const NetworkSamples*> Block(
+      size_t b, NetworkSamples* scratch) const = 0;
+};
+
+class InMemorySamples : public SampleSource {
+ public:
+  explicit InMemorySamples(const NetworkSamples& samples);
+  size_t blocks() const override { return 1; }
+  size_t size() const override { return samples_.size(); }
+  size_t mirrorable() const override { return mirrorable_; }
+  absl::StatusOr<const NetworkSamples*> Block(size_t,
+                                              NetworkSamples*) const override {
+    return &samples_;
+  }
+
+ private:
+  const NetworkSamples& samples_;
+  size_t mirrorable_ = 0;
+};
+
+// Blocks of samples in an unnamed temporary file (gone with the spool, or
+// the process): what `tuner net` trains from when NetworkSettings
+// stream_block_positions is set.
+class SampleSpool : public SampleSource {
+ public:
+  // In directory `dir` (TMPDIR, else /tmp, when empty).
+  static absl::StatusOr<std::unique_ptr<SampleSpool>> Create(
+      const std::string& dir);
+  ~SampleSpool() override;
+  absl::Status Add(const NetworkSamples& block);
+
+  size_t blocks() const override { return blocks_.size(); }
+  size_t size() const override { return size_; }
+  size_t mirrorable() const override { return mirrorable_; }
+  absl::StatusOr<const NetworkSamples*> Block(
+      size_t b, NetworkSamples* scratch) const override;
+
+ private:
+  struct Extent {
+    uint64_t offset, bytes;
+  };
+  SampleSpool(int fd, std::string dir) : fd_(fd), dir_(std::move(dir)) {}
+  int fd_;
+  std::string dir_;
+  std::vector<Extent> blocks_;
+  uint64_t end_ = 0;
+  size_t size_ = 0, mirrorable_ = 0;
+};
+
+// NetworkLoss over every block of `source`.
+absl::StatusOr<double> SourceLoss(const SampleSource& source,
+                                  const Network& network, double k);
+
 // The float networks' output is in pawns.
 inline constexpr double kCentipawnsPerOutput = 100;
 
@@ -60,8 +131,8 @@ inline constexpr double kCentipawnsPerOutput = 100;
 // pawn: what the trainers fit.
 struct FloatNetwork {
   int hidden = 0;
-  std::vector<float> input_weights;   // [king bucket][input][hidden]
-  std::vector<float> hidden_biases;   // [hidden]
+  std::vector<float> input_weights;  // [king bucket][input][hidden]
+  std::vector<float> hidden_biases;  // [hidden]
   // [hidden], or [output bucket][2][hidden] (PERSPECTIVE)
   std::vector<float> output_weights;
   float output_bias = 0;  // one output bucket

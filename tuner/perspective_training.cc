@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <future>
+#include <numeric>
 #include <random>
 #include <vector>
 
@@ -106,8 +108,10 @@ static_assert(kBlockFloats == 2 * kNetworkBlock);
 // out[j] = start[j] + sum of rows[r][j] for the `Vectors` x 8 units from
 // `first`, their sums in registers.
 template <int Vectors>
-void SumRowsBlock(const float* start, const float* const* rows, int count,
-                  int first, float* out) {
+[[gnu::always_inline]] inline void SumRowsBlock(const float* start,
+                                                const float* const* rows,
+                                                int count, int first,
+                                                float* out) {
   Floats sums[Vectors];
   for (int v = 0; v < Vectors; ++v)
     sums[v] = *reinterpret_cast<const Floats*>(start + first + v * kFloatLanes);
@@ -122,8 +126,9 @@ void SumRowsBlock(const float* start, const float* const* rows, int count,
 
 // out[j] = start[j] + sum of rows[r][j], for j < hidden (a multiple of
 // kNetworkBlock), a block of units at a time.
-void SumRows(const float* start, const float* const* rows, int count,
-             int hidden, float* out) {
+[[gnu::always_inline]] inline void SumRows(const float* start,
+                                           const float* const* rows, int count,
+                                           int hidden, float* out) {
   int first = 0;
   for (; first + kBlockFloats <= hidden; first += kBlockFloats)
     SumRowsBlock<kBlockVectors>(start, rows, count, first, out);
@@ -229,21 +234,27 @@ void Accumulate(const FloatNetwork& net, const NetworkSamples& samples,
   const int file_flip = item % 2 ? 7 : 0;
   const int count = samples.input_count(i);
   int inputs[2][kMaxPieces];
-  InputView views[2];
+  const float* rows[2][kMaxPieces];
+  const uint16_t* sample = samples.inputs(i);
   for (int c = 0; c < count; ++c) {
-    inputs[0][c] = samples.inputs(i)[c] ^ file_flip;
+    inputs[0][c] = sample[c] ^ file_flip;
     inputs[1][c] = OtherSideInput(inputs[0][c]);
+  }
+  if (!net.king_buckets.empty()) {
+    // Each side's inputs in the view of its own king.
+    InputView views[2];
     for (int side = 0; side < 2; ++side) {
-      const int own_king = inputs[side][c] - kOwnKingInputs;
-      if (own_king >= 0 && own_king < 64) views[side] = ViewOf(net, own_king);
+      for (int c = 0; c < count; ++c) {
+        const int own_king = inputs[side][c] - kOwnKingInputs;
+        if (own_king >= 0 && own_king < 64) views[side] = ViewOf(net, own_king);
+      }
+      for (int c = 0; c < count; ++c)
+        inputs[side][c] = ViewedInput(views[side], inputs[side][c]);
     }
   }
-  const float* rows[2][kMaxPieces];
   for (int side = 0; side < 2; ++side) {
-    for (int c = 0; c < count; ++c) {
-      inputs[side][c] = ViewedInput(views[side], inputs[side][c]);
+    for (int c = 0; c < count; ++c)
       rows[side][c] = &net.input_weights[size_t(inputs[side][c]) * hidden];
-    }
   }
   float* sums[2] = {g.us.data(), g.them.data()};
   for (int side = 0; side < 2; ++side)
@@ -271,9 +282,10 @@ void Accumulate(const FloatNetwork& net, const NetworkSamples& samples,
   for (int side = 0; side < 2; ++side) {
     const int entry = 2 * g.chunk_size + side;
     hidden_gradient[side] = &g.hidden_gradients[size_t(entry) * hidden];
-    OutputBackward(sums[side], out_w[side], d, hidden,
-                   g.output_weights.data() + (2 * size_t(bucket) + side) * hidden,
-                   hidden_gradient[side]);
+    OutputBackward(
+        sums[side], out_w[side], d, hidden,
+        g.output_weights.data() + (2 * size_t(bucket) + side) * hidden,
+        hidden_gradient[side]);
     std::copy_n(inputs[side], count,
                 &g.entry_inputs[size_t(entry) * kMaxPieces]);
     g.entry_counts[entry] = uint8_t(count);
@@ -328,9 +340,18 @@ NetworkTraining TrainPerspectiveNetwork(
     const NetworkSamples& train, const NetworkSettings& settings,
     const std::function<void(int, const NetworkParams&)>& on_epoch,
     const NetworkParams* initial) {
+  // Samples in memory cannot fail to be read.
+  return *TrainPerspectiveNetwork(InMemorySamples(train), settings, on_epoch,
+                                  initial);
+}
+
+absl::StatusOr<NetworkTraining> TrainPerspectiveNetwork(
+    const SampleSource& train, const NetworkSettings& settings,
+    const std::function<void(int, const NetworkParams&)>& on_epoch,
+    const NetworkParams* initial) {
   std::mt19937_64 rng(settings.seed());
-  FloatNetwork net = initial ? Unrounded(*initial)
-                             : RandomPerspective(settings, rng);
+  FloatNetwork net =
+      initial ? Unrounded(*initial) : RandomPerspective(settings, rng);
   const Quantisation q =
       initial ? QuantisationOf(*initial)
               : Quantisation{settings.activation_one(), settings.output_one(),
@@ -349,75 +370,115 @@ NetworkTraining TrainPerspectiveNetwork(
   AdamW input_adam(net.input_weights.size()), bias_adam(hidden),
       output_adam(net.output_weights.size()),
       output_bias_adam(size_t(net.output_buckets));
-  std::vector<size_t> order = PerspectiveTrainingItems(train, settings);
   const size_t batch = size_t(std::max(1, settings.batch_size()));
-  const size_t batches_per_epoch = (order.size() + batch - 1) / batch;
+  const size_t items_per_epoch =
+      train.size() + (settings.mirror_files() ? train.mirrorable() : 0);
+
+  // One batch of `samples`' items order[first, last): gradients and a step.
+  int64_t steps = 0;
+  auto train_batch = [&](const NetworkSamples& samples,
+                         std::vector<size_t>& order, size_t first, size_t last,
+                         double progress) {
+    // A batch's gradient is a sum, whatever the order of its items: in the
+    // order of the samples, positions of one game follow each other and find
+    // most of their rows in the cache.
+    std::sort(order.begin() + first, order.begin() + last);
+    ForEachSlice(last - first, threads,
+                 [&](size_t part, size_t begin, size_t end) {
+                   Gradients& g = parts[part];
+                   g.Clear();
+                   for (size_t n = first + begin; n < first + end; ++n)
+                     Accumulate(net, samples, order[n], settings.k(), g);
+                   if (g.chunk_size > 0) AddChunk(hidden, g);
+                 });
+    // The parts' gradients summed into part 0's, a slice per thread.
+    Gradients& sum = parts[0];
+    for (size_t p = 1; p < threads; ++p) {
+      for (int b = 0; b < net.output_buckets; ++b)
+        sum.output_biases[b] += parts[p].output_biases[b];
+      sum.loss += parts[p].loss;
+    }
+    ++steps;
+    const double rate = LearningRateAt(settings, progress);
+    const float step_size = float(rate * std::sqrt(1 - std::pow(0.999, steps)) /
+                                  (1 - std::pow(0.9, steps)));
+    const float decay = float(rate * settings.weight_decay());
+    const float scale = 1.0f / float(last - first);
+    ForEachSlice(net.input_weights.size(), threads,
+                 [&](size_t, size_t begin, size_t end) {
+                   for (size_t p = 1; p < threads; ++p) {
+                     for (size_t i = begin; i < end; ++i)
+                       sum.input_weights[i] += parts[p].input_weights[i];
+                   }
+                   input_adam.Step(begin, end, net.input_weights.data(),
+                                   sum.input_weights.data(), scale, step_size,
+                                   decay);
+                 });
+    for (size_t p = 1; p < threads; ++p) {
+      for (int j = 0; j < hidden; ++j)
+        sum.hidden_biases[j] += parts[p].hidden_biases[j];
+      for (size_t j = 0; j < sum.output_weights.size(); ++j)
+        sum.output_weights[j] += parts[p].output_weights[j];
+    }
+    bias_adam.Step(0, hidden, net.hidden_biases.data(),
+                   sum.hidden_biases.data(), scale, step_size, 0);
+    output_adam.Step(0, net.output_weights.size(), net.output_weights.data(),
+                     sum.output_weights.data(), scale, step_size, decay,
+                     output_limit);
+    std::vector<float> output_bias_gradients(sum.output_biases.begin(),
+                                             sum.output_biases.end());
+    output_bias_adam.Step(
+        0, output_bias_gradients.size(),
+        net.output_buckets > 1 ? net.output_biases.data() : &net.output_bias,
+        output_bias_gradients.data(), scale, step_size, 0, output_limit);
+    return sum.loss;
+  };
 
   NetworkTraining result;
-  int64_t steps = 0;
+  // One block in memory keeps its order from epoch to epoch; blocks from a
+  // spool are read in a shuffled order, the next one while the current one
+  // trains, and each block's items shuffled.
+  std::vector<size_t> block_order(train.blocks());
+  std::iota(block_order.begin(), block_order.end(), size_t{0});
+  NetworkSamples scratch[2];
+  std::vector<size_t> order;
+  if (train.blocks() == 1) {
+    absl::StatusOr<const NetworkSamples*> only = train.Block(0, &scratch[0]);
+    if (!only.ok()) return only.status();
+    order = PerspectiveTrainingItems(**only, settings);
+  }
   for (int epoch = 0; epoch < settings.epochs(); ++epoch) {
-    std::shuffle(order.begin(), order.end(), rng);
+    if (train.blocks() > 1)
+      std::shuffle(block_order.begin(), block_order.end(), rng);
     double epoch_loss = 0;
-    for (size_t b = 0; b < batches_per_epoch; ++b) {
-      const size_t first = b * batch,
-                   last = std::min(order.size(), first + batch);
-      // A batch's gradient is a sum, whatever the order of its items: in the
-      // order of the samples, positions of one game follow each other and
-      // find most of their rows in the cache.
-      std::sort(order.begin() + first, order.begin() + last);
-      ForEachSlice(last - first, threads,
-                   [&](size_t part, size_t begin, size_t end) {
-                     Gradients& g = parts[part];
-                     g.Clear();
-                     for (size_t n = first + begin; n < first + end; ++n)
-                       Accumulate(net, train, order[n], settings.k(), g);
-                     if (g.chunk_size > 0) AddChunk(hidden, g);
-                   });
-      // The parts' gradients summed into part 0's, a slice per thread.
-      Gradients& sum = parts[0];
-      for (size_t p = 1; p < threads; ++p) {
-        for (int b = 0; b < net.output_buckets; ++b)
-          sum.output_biases[b] += parts[p].output_biases[b];
-        sum.loss += parts[p].loss;
+    size_t items_done = 0;
+    std::future<absl::StatusOr<const NetworkSamples*>> next;
+    auto load = [&](size_t i) {
+      return std::async(std::launch::async,
+                        [&train, &block_order, &scratch, i] {
+                          return train.Block(block_order[i], &scratch[i % 2]);
+                        });
+    };
+    if (!block_order.empty()) next = load(0);
+    for (size_t i = 0; i < block_order.size(); ++i) {
+      absl::StatusOr<const NetworkSamples*> block = next.get();
+      if (!block.ok()) return block.status();
+      // The other scratch is free: the block before this one is done.
+      if (i + 1 < block_order.size() && train.blocks() > 1) next = load(i + 1);
+      const NetworkSamples& samples = **block;
+      if (train.blocks() > 1)
+        order = PerspectiveTrainingItems(samples, settings);
+      std::shuffle(order.begin(), order.end(), rng);
+      for (size_t first = 0; first < order.size(); first += batch) {
+        const size_t last = std::min(order.size(), first + batch);
+        epoch_loss += train_batch(
+            samples, order, first, last,
+            epoch + double(items_done + first) /
+                        double(std::max<size_t>(1, items_per_epoch)));
       }
-      epoch_loss += sum.loss;
-      ++steps;
-      const double rate = LearningRateAt(
-          settings, epoch + double(b) / double(batches_per_epoch));
-      const float step_size =
-          float(rate * std::sqrt(1 - std::pow(0.999, steps)) /
-                (1 - std::pow(0.9, steps)));
-      const float decay = float(rate * settings.weight_decay());
-      const float scale = 1.0f / float(last - first);
-      ForEachSlice(net.input_weights.size(), threads,
-                   [&](size_t, size_t begin, size_t end) {
-                     for (size_t p = 1; p < threads; ++p) {
-                       for (size_t i = begin; i < end; ++i)
-                         sum.input_weights[i] += parts[p].input_weights[i];
-                     }
-                     input_adam.Step(begin, end, net.input_weights.data(),
-                                     sum.input_weights.data(), scale, step_size,
-                                     decay);
-                   });
-      for (size_t p = 1; p < threads; ++p) {
-        for (int j = 0; j < hidden; ++j)
-          sum.hidden_biases[j] += parts[p].hidden_biases[j];
-        for (size_t j = 0; j < sum.output_weights.size(); ++j)
-          sum.output_weights[j] += parts[p].output_weights[j];
-      }
-      bias_adam.Step(0, hidden, net.hidden_biases.data(),
-                     sum.hidden_biases.data(), scale, step_size, 0);
-      output_adam.Step(0, net.output_weights.size(), net.output_weights.data(),
-                       sum.output_weights.data(), scale, step_size, decay,
-                       output_limit);
-      std::vector<float> output_bias_gradients(sum.output_biases.begin(),
-                                               sum.output_biases.end());
-      output_bias_adam.Step(
-          0, output_bias_gradients.size(),
-          net.output_buckets > 1 ? net.output_biases.data() : &net.output_bias,
-          output_bias_gradients.data(), scale, step_size, 0, output_limit);
+      items_done += order.size();
     }
-    result.epoch_loss.push_back(order.size() ? epoch_loss / order.size() : 0);
+    result.epoch_loss.push_back(items_done ? epoch_loss / items_done : 0);
     if (on_epoch) on_epoch(epoch, Rounded(net, NetworkParams::PERSPECTIVE, q));
   }
   result.params = Rounded(net, NetworkParams::PERSPECTIVE, q);

@@ -9,6 +9,7 @@
 #include <functional>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "engine/engine_config.pb.h"
 #include "tuner/network_training.h"
 #include "tuner/tuning.pb.h"
@@ -34,6 +35,13 @@ size_t PerspectiveTrainingItemCount(const NetworkSamples& samples,
 // network after each epoch. The same seed and threads give the same network.
 NetworkTraining TrainPerspectiveNetwork(
     const NetworkSamples& train, const NetworkSettings& settings,
+    const std::function<void(int, const NetworkParams&)>& on_epoch = {},
+    const NetworkParams* initial = nullptr);
+// The same from blocks of samples (a spool: a set larger than memory), read
+// in a shuffled order each epoch, the next while the current one trains; an
+// error when a block cannot be read.
+absl::StatusOr<NetworkTraining> TrainPerspectiveNetwork(
+    const SampleSource& train, const NetworkSettings& settings,
     const std::function<void(int, const NetworkParams&)>& on_epoch = {},
     const NetworkParams* initial = nullptr);
 

@@ -1,6 +1,8 @@
 #include "tuner/perspective_training.h"
 
 #include <cmath>
+#include <memory>
+#include <string>
 
 #include "common/sanitizer.h"
 #include "engine/test_util.h"
@@ -171,6 +173,96 @@ TEST(PerspectiveTrainingTest, CosineScheduleFallsToItsFinalRate) {
   settings.set_schedule(NetworkSettings::STEP);
   EXPECT_DOUBLE_EQ(LearningRateAt(settings, 2.9), 0.01);
   EXPECT_DOUBLE_EQ(LearningRateAt(settings, 3.0), 0.001);
+}
+
+// King buckets (two, by the king's half of the board) and output buckets
+// (bullet's MaterialCount<8>): trained, rounded, and the engine's integer
+// evaluation of them learns as the plain network does.
+TEST(PerspectiveTrainingTest, LearnsWithKingAndOutputBuckets) {
+  const NetworkSamples train = MaterialSamples(1),
+                       held_out = MaterialSamples(2);
+  NetworkSettings settings = PerspectiveSettings();
+  for (int s = 0; s < 64; ++s) settings.add_king_buckets(s < 32 ? 0 : 1);
+  settings.set_output_buckets(8);
+  ASSERT_TRUE(ValidateNetworkSettings(settings).ok());
+  const NetworkTraining trained = TrainPerspectiveNetwork(train, settings);
+  EXPECT_EQ(trained.params.king_buckets_size(), 64);
+  EXPECT_EQ(trained.params.output_buckets(), 8);
+  EXPECT_EQ(trained.params.output_biases_size(), 8);
+  EXPECT_EQ(trained.params.input_weights_size(), 2 * 768 * 32);
+  auto net = Network::FromProto(trained.params);
+  ASSERT_TRUE(net.ok()) << net.status();
+  const double before = NetworkLoss(held_out, Network(), 1.0);
+  const double after = NetworkLoss(held_out, *net, 1.0);
+  EXPECT_LT(after, before / 10) << before << " -> " << after;
+  // Going on from it keeps its buckets, whatever the settings say.
+  NetworkSettings plain = PerspectiveSettings();
+  plain.set_epochs(1);
+  const NetworkTraining more =
+      TrainPerspectiveNetwork(train, plain, {}, &trained.params);
+  EXPECT_EQ(more.params.output_buckets(), 8);
+  EXPECT_EQ(more.params.king_buckets_size(), 64);
+
+  settings.set_king_buckets(0, 1);
+  EXPECT_EQ(ValidateNetworkSettings(settings).message(),
+            "settings: king_buckets[0] = 1 but [7] = 0: files e-h are "
+            "mirrored onto a-d, so they must match");
+}
+
+// A set spooled to disk in blocks trains as well as one in memory, the same
+// seed giving the same network; the spool gives back what it was given.
+TEST(PerspectiveTrainingTest, TrainsFromBlocksOnDisk) {
+  const NetworkSamples train = MaterialSamples(1),
+                       held_out = MaterialSamples(2);
+  std::string bytes;
+  train.AppendBytes(&bytes);
+  NetworkSamples all;
+  ASSERT_TRUE(all.AddBytes(bytes).ok());
+  ASSERT_EQ(all.size(), train.size());
+  for (size_t i = 0; i < train.size(); ++i) {
+    ASSERT_EQ(all.target(i), train.target(i));
+    ASSERT_EQ(all.input_count(i), train.input_count(i));
+    ASSERT_EQ(all.mirrorable(i), train.mirrorable(i));
+  }
+  absl::StatusOr<std::unique_ptr<SampleSpool>> spool =
+      SampleSpool::Create(::testing::TempDir());
+  ASSERT_TRUE(spool.ok()) << spool.status();
+  // Blocks of 5,000 samples, cut from the whole set's bytes.
+  const size_t block_size = 5000;
+  size_t at = 0;
+  for (size_t first = 0; first < train.size(); first += block_size) {
+    const size_t last = std::min(train.size(), first + block_size);
+    size_t end = at;
+    for (size_t i = first; i < last; ++i)
+      end += 1 + 2 * size_t(train.input_count(i)) + 9;
+    NetworkSamples piece;
+    ASSERT_TRUE(
+        piece.AddBytes(absl::string_view(bytes).substr(at, end - at)).ok());
+    ASSERT_TRUE((*spool)->Add(piece).ok());
+    at = end;
+  }
+  EXPECT_EQ((*spool)->size(), train.size());
+  EXPECT_EQ((*spool)->blocks(), (train.size() + block_size - 1) / block_size);
+  NetworkSettings settings = PerspectiveSettings();
+  settings.set_mirror_files(true);
+  absl::StatusOr<NetworkTraining> trained =
+      TrainPerspectiveNetwork(**spool, settings);
+  ASSERT_TRUE(trained.ok()) << trained.status();
+  auto net = Network::FromProto(trained->params);
+  ASSERT_TRUE(net.ok()) << net.status();
+  const double before = NetworkLoss(held_out, Network(), 1.0);
+  const double after = NetworkLoss(held_out, *net, 1.0);
+  EXPECT_LT(after, before / 10) << before << " -> " << after;
+  absl::StatusOr<double> streamed_loss = SourceLoss(**spool, *net, 1.0);
+  ASSERT_TRUE(streamed_loss.ok());
+  EXPECT_NEAR(*streamed_loss, NetworkLoss(train, *net, 1.0), 1e-9);
+  absl::StatusOr<NetworkTraining> again =
+      TrainPerspectiveNetwork(**spool, settings);
+  ASSERT_TRUE(again.ok());
+  EXPECT_TRUE(again->params.SerializeAsString() ==
+              trained->params.SerializeAsString());
+  NetworkSamples damaged;
+  EXPECT_FALSE(damaged.AddBytes(bytes.substr(0, 7)).ok());
 }
 
 TEST(PerspectiveTrainingTest, BadSettingsNameTheirField) {

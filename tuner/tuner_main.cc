@@ -383,10 +383,14 @@ int Net() {
       return Fail(s);
   }
   std::vector<chess::DatasetProvenance> datasets;
-  auto train =
-      chess::LoadNetworkSamples(DatasetPaths(absl::GetFlag(FLAGS_data)), start,
-                                settings, &datasets, &std::cerr);
-  if (!train.ok()) return Fail(train.status());
+  // In memory, or spooled to disk a block at a time (stream_block_positions).
+  auto source = chess::LoadSampleSource(DatasetPaths(absl::GetFlag(FLAGS_data)),
+                                        start, settings, &datasets, &std::cerr);
+  if (!source.ok()) return Fail(source.status());
+  const chess::SampleSource& train = **source;
+  auto train_loss = [&](const chess::Network& net) -> absl::StatusOr<double> {
+    return chess::SourceLoss(train, net, settings.k());
+  };
   std::vector<std::pair<std::string, chess::NetworkSamples>> held_out;
   for (const std::string& path : DatasetPaths(absl::GetFlag(FLAGS_valid))) {
     auto samples =
@@ -413,32 +417,36 @@ int Net() {
   };
   // The linear evaluation's losses, the baseline of every line printed.
   const chess::Network none;
-  const double linear_train_loss =
-      chess::NetworkLoss(*train, none, settings.k());
+  const absl::StatusOr<double> linear_train_loss = train_loss(none);
+  if (!linear_train_loss.ok()) return Fail(linear_train_loss.status());
   const std::vector<double> linear_held_out_loss = held_out_losses(none);
-  std::cerr << absl::StrFormat("%d positions; %s: train %.6f", train->size(),
-                               settings.whole_evaluation()
-                                   ? "a score of 0"
-                                   : "linear evaluation",
-                               linear_train_loss)
+  std::cerr << absl::StrFormat(
+                   "%d positions%s; %s: train %.6f", train.size(),
+                   train.blocks() > 1
+                       ? absl::StrCat(" in ", train.blocks(), " blocks on disk")
+                       : "",
+                   settings.whole_evaluation() ? "a score of 0"
+                                               : "linear evaluation",
+                   *linear_train_loss)
             << named(linear_held_out_loss) << "\n";
   if (settings.continue_from_start()) {
     // Loaded configs hold networks the engine can evaluate.
     const chess::Network start_net =
         *chess::Network::FromProto(start.eval().network());
-    std::cerr << absl::StrFormat(
-                     "start network: train %.6f",
-                     chess::NetworkLoss(*train, start_net, settings.k()))
+    const absl::StatusOr<double> loss = train_loss(start_net);
+    if (!loss.ok()) return Fail(loss.status());
+    std::cerr << absl::StrFormat("start network: train %.6f", *loss)
               << named(held_out_losses(start_net)) << "\n";
   }
   // Mirrored positions count: they cost as much as the others.
   const size_t trained_per_epoch =
-      settings.layout() == chess::NetworkParams::PERSPECTIVE
-          ? chess::PerspectiveTrainingItemCount(*train, settings)
-          : train->size();
+      train.size() + (settings.layout() == chess::NetworkParams::PERSPECTIVE &&
+                              settings.mirror_files()
+                          ? train.mirrorable()
+                          : 0);
   chess::Stopwatch t0;
   absl::StatusOr<chess::TrainedConfig> trained = chess::TrainNetworkConfig(
-      start, start_path, *train, settings, datasets,
+      start, start_path, train, settings, datasets,
       [&](int epoch, const chess::NetworkParams& params) {
         std::cerr << absl::StrFormat(
             "epoch %d (%.0f s, %.0f positions/s%s)", epoch + 1, t0.Seconds(),
@@ -466,10 +474,12 @@ int Net() {
       !s.ok()) {
     return Fail(s);
   }
+  const absl::StatusOr<double> final_loss = train_loss(net);
+  if (!final_loss.ok()) return Fail(final_loss.status());
   std::cout << absl::StrFormat(
                    "positions %d  hidden %d  loss %.6f -> %.6f  (%.1f s)",
-                   train->size(), net.hidden_size(), linear_train_loss,
-                   chess::NetworkLoss(*train, net, settings.k()), t0.Seconds())
+                   train.size(), net.hidden_size(), *linear_train_loss,
+                   *final_loss, t0.Seconds())
             << "\n";
   for (size_t i = 0; i < held_out.size(); ++i) {
     std::cout << absl::StrFormat(

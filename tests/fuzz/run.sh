@@ -15,7 +15,7 @@ for arg in "$@"; do
   esac
 done
 targets=(fen_fuzzer uci_fuzzer match_config_fuzzer book_fuzzer log_fuzzer training_data_fuzzer bullet_board_fuzzer
-  network_file_fuzzer
+  network_file_fuzzer network_samples_fuzzer
   fastchess_cli_fuzzer syzygy_fuzzer)
 labels=()
 for t in "${targets[@]}"; do labels+=("//tests/fuzz:$t"); done

@@ -96,6 +96,14 @@ grep -q "whole_evaluation: true" whole.textproto || fail "not the whole evaluati
 grep -q 'provenance: "settings: perspective, hidden 64, .*the whole evaluation"' whole.textproto ||
   fail "the provenance lacks the layout: $(grep provenance whole.textproto)"
 [[ -n "$(bench whole.textproto)" ]] || fail "the perspective network does not play"
+# The same from a spool on disk, 50 positions a block (a set larger than memory).
+{ cat perspective.textproto; printf 'stream_block_positions: 50\nking_buckets: [%s]\noutput_buckets: 8\n' \
+    "$(python3 -c "print(','.join(str(s // 32) for s in range(64)))")"; } >streamed.textproto
+"$TUNER" net --data=data.epd --start="$PESTO" --out=streamed_net.textproto \
+  --settings=streamed.textproto >streamed.txt 2>&1 || fail "a streamed, bucketed network: $(tail -2 streamed.txt)"
+grep -q "^160 positions in 4 blocks on disk" streamed.txt || fail "not streamed: $(head -2 streamed.txt)"
+grep -q "output_buckets: 8" streamed_net.textproto || fail "the streamed network lost its buckets"
+[[ -n "$(bench streamed_net.textproto)" ]] || fail "the streamed, bucketed network does not play"
 printf 'continue_from_start: true\n' >>perspective.textproto
 "$TUNER" net --data=data.epd --start=whole.textproto --out=whole2.textproto \
   --settings=perspective.textproto >whole2.txt 2>&1 || fail "perspective continued: $(tail -2 whole2.txt)"
