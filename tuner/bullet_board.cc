@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/position.h"
+#include "tuner/packed_position.h"
 
 namespace chess {
 namespace {
@@ -13,7 +14,6 @@ namespace {
 constexpr int kPiecesAt = 8, kScoreAt = 24, kResultAt = 26, kKingAt = 27,
               kOtherKingAt = 28;
 constexpr int kMaxPieces = 32;
-constexpr char kPieceLetters[] = "pnbrqk";
 
 void PutLittleEndian(uint64_t value, int bytes, char* out) {
   for (int i = 0; i < bytes; ++i) out[i] = char((value >> (8 * i)) & 0xff);
@@ -23,29 +23,6 @@ uint64_t GetLittleEndian(const unsigned char* in, int bytes) {
   uint64_t value = 0;
   for (int i = 0; i < bytes; ++i) value |= uint64_t(in[i]) << (8 * i);
   return value;
-}
-
-// The FEN of a board seen from the side to move (codes by square, 0xff for
-// an empty square), White to move.
-std::string BoardFen(const uint8_t (&codes)[64]) {
-  std::string fen;
-  for (int rank = 7; rank >= 0; --rank) {
-    int empty = 0;
-    for (int file = 0; file < 8; ++file) {
-      const uint8_t code = codes[rank * 8 + file];
-      if (code == 0xff) {
-        ++empty;
-        continue;
-      }
-      if (empty) fen += char('0' + empty);
-      empty = 0;
-      const char letter = kPieceLetters[code & 7];
-      fen += code & 8 ? letter : char(letter - 'a' + 'A');
-    }
-    if (empty) fen += char('0' + empty);
-    if (rank) fen += '/';
-  }
-  return fen + " w - - 0 1";
 }
 
 }  // namespace
@@ -129,7 +106,13 @@ absl::StatusOr<TrainingPosition> UnpackBulletBoard(absl::string_view bytes) {
     return absl::InvalidArgumentError(
         "the king squares are not where the kings stand");
   }
-  absl::StatusOr<Position> pos = Position::FromFen(BoardFen(codes));
+  // The packed form's codes: 1-6 White's (the side to move's), 9-14 Black's.
+  int board[64];
+  for (int sq = 0; sq < 64; ++sq)
+    board[sq] =
+        codes[sq] == 0xff ? 0 : (codes[sq] & 8 ? 9 : 1) + (codes[sq] & 7);
+  absl::StatusOr<Position> pos =
+      Position::FromFen(FenBoardField(board) + " w - - 0 1");
   if (!pos.ok()) return pos.status();
   TrainingPosition position;
   position.set_fen(pos->ToFen());

@@ -54,7 +54,9 @@ bool ParseBoard(absl::string_view board, int codes[64]) {
   return true;
 }
 
-std::string BoardField(const int codes[64]) {
+}  // namespace
+
+std::string FenBoardField(const int codes[64]) {
   std::string board;
   for (int r = 7; r >= 0; --r) {
     int empty = 0;
@@ -73,6 +75,8 @@ std::string BoardField(const int codes[64]) {
   }
   return board;
 }
+
+namespace {
 
 // Unpacks without checking that the FEN it writes is the one packed.
 std::optional<std::string> Pack(const TrainingPosition& p) {
@@ -163,7 +167,7 @@ absl::StatusOr<TrainingPosition> UnpackPosition(absl::string_view bytes) {
                    : absl::StrCat(std::string(1, char('a' + ep_file - 1)),
                                   black ? "3" : "6");
   TrainingPosition p;
-  p.set_fen(absl::StrCat(BoardField(codes), black ? " b " : " w ", castling,
+  p.set_fen(absl::StrCat(FenBoardField(codes), black ? " b " : " w ", castling,
                          " ", ep, " ", int(uint8_t(bytes[29])), " ",
                          GetLittleEndian(bytes, 30, 2)));
   p.set_result(result / 2.0f);

@@ -28,6 +28,10 @@ inline constexpr int kPackedPositionBytes = 32;
 // player_sign): such positions stay messages.
 std::optional<std::string> PackPosition(const TrainingPosition& position);
 
+// The board field of a FEN from a 4-bit code per square (a1 first): 0 empty,
+// 1-6 White's pawn to king, 9-14 Black's (the packed form's codes).
+std::string FenBoardField(const int codes[64]);
+
 // The position of 32 bytes; an error for bytes no packing writes.
 absl::StatusOr<TrainingPosition> UnpackPosition(absl::string_view bytes);
 

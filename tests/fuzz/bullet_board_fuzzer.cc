@@ -12,20 +12,13 @@
 #include <sstream>
 #include <string>
 
+#include "tests/fuzz/scratch_path.h"
 #include "tuner/bullet_board.h"
 #include "tuner/training_data.h"
 
 namespace {
 
 constexpr int kUsedBytes = 29;  // bytes 29-31 are unused
-
-std::string ScratchPath() {
-  const char* dir = std::getenv("TEST_TMPDIR");
-  if (dir == nullptr || *dir == '\0') dir = std::getenv("TMPDIR");
-  if (dir == nullptr || *dir == '\0') dir = "/tmp";
-  return std::string(dir) + "/bullet_board_fuzzer." +
-         std::to_string(::getpid()) + ".bulletformat";
-}
 
 }  // namespace
 
@@ -42,7 +35,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         again->compare(0, kUsedBytes, record, 0, kUsedBytes) != 0)
       __builtin_trap();
   }
-  static const std::string path = ScratchPath();
+  static const std::string path =
+      FuzzScratchPath("bullet_board_fuzzer", ".bulletformat");
   std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
   std::ostringstream report;
   int64_t positions = 0;

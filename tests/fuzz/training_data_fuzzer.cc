@@ -13,6 +13,7 @@
 #include <sstream>
 #include <string>
 
+#include "tests/fuzz/scratch_path.h"
 #include "tuner/training_data.h"
 
 namespace {
@@ -21,15 +22,6 @@ void CheckResults(const chess::TrainingSet& set) {
   for (const chess::TrainingPosition& p : set.positions()) {
     if (!(p.result() >= 0 && p.result() <= 1)) __builtin_trap();
   }
-}
-
-// In the test's own scratch directory when there is one.
-std::string ScratchPath() {
-  const char* dir = std::getenv("TEST_TMPDIR");
-  if (dir == nullptr || *dir == '\0') dir = std::getenv("TMPDIR");
-  if (dir == nullptr || *dir == '\0') dir = "/tmp";
-  return std::string(dir) + "/training_data_fuzzer." +
-         std::to_string(::getpid()) + ".data";
 }
 
 }  // namespace
@@ -43,7 +35,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     __builtin_trap();  // a sink in memory never fails
   CheckResults(set);
 
-  static const std::string path = ScratchPath();
+  static const std::string path =
+      FuzzScratchPath("training_data_fuzzer", ".data");
   std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
   chess::TrainingSet read;
   chess::TrainingSetSink read_sink(&read);
