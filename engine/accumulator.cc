@@ -60,12 +60,10 @@ int AccumulatorStack::Evaluate(const Network& net, const Position& pos,
              : net.PerspectiveOutput(black, white, pieces_on_board);
 }
 
-void AccumulatorStack::UpdateSide(const Network& net, Color perspective,
-                                  const InputView& view,
-                                  const std::array<Bitboard, 12>* from,
-                                  const int16_t* start,
-                                  const std::array<Bitboard, 12>& pieces,
-                                  int16_t* out) {
+[[gnu::always_inline]] inline void AccumulatorStack::UpdateSide(
+    const Network& net, Color perspective, const InputView& view,
+    const std::array<Bitboard, 12>* from, const int16_t* start,
+    const std::array<Bitboard, 12>& pieces, int16_t* out) {
   static const std::array<Bitboard, 12> kEmpty{};
   const std::array<Bitboard, 12>& before = from ? *from : kEmpty;
   const int16_t* added[64];
@@ -91,8 +89,11 @@ void AccumulatorStack::Update(const Network& net, const Entry* base,
                               const std::array<Bitboard, 12>& pieces) {
   const int hidden = net.hidden_size();
   for (Color perspective : {kWhite, kBlack}) {
-    const Square king = LowestSquare(pieces[perspective * 6 + kKing]);
-    const InputView view = net.ViewOf(perspective, king);
+    const InputView view =
+        net.king_buckets()
+            ? net.ViewOf(perspective,
+                         LowestSquare(pieces[perspective * 6 + kKing]))
+            : InputView{};
     int16_t* out = entry.sums.data() + perspective * hidden;
     if (base && base->view[perspective] == view.key) {
       UpdateSide(net, perspective, view, &base->pieces,

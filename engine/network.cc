@@ -350,7 +350,9 @@ InputView Network::ViewOf(int king) const {
 int Network::PerspectiveOutput(const int16_t* us, const int16_t* them,
                                int pieces) const {
   const int bucket =
-      std::clamp((pieces - 2) / output_divisor_, 0, output_buckets_ - 1);
+      output_buckets_ == 1
+          ? 0
+          : std::clamp((pieces - 2) / output_divisor_, 0, output_buckets_ - 1);
   const int16_t* weights =
       perspective_weights_.data() + 2 * size_t(bucket) * hidden_;
   const int64_t products =
