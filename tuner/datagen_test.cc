@@ -15,6 +15,12 @@
 namespace chess {
 namespace {
 
+DatagenOptions PlayedOnly() {
+  DatagenOptions options;
+  options.played_only = true;
+  return options;
+}
+
 using ::testing::HasSubstr;
 
 // A game from the initial position: 1. e4 (+30) d5 (-25) 2. exd5 (+40)
@@ -183,7 +189,7 @@ TEST(DatagenTest, PlaysFromRandomPliesAndResumesWithoutPlayingAgain) {
   DatagenConfig more = config;
   more.set_games(config.games() + 4);
   absl::StatusOr<DatagenReport> played =
-      RunDatagen(more, ".", dir, dir + "/played.bin", {.played_only = true});
+      RunDatagen(more, ".", dir, dir + "/played.bin", PlayedOnly());
   ASSERT_TRUE(played.ok()) << played.status();
   EXPECT_EQ(played->games, config.games());
   EXPECT_EQ(played->new_games, 0);
@@ -195,14 +201,12 @@ TEST(DatagenTest, PlaysFromRandomPliesAndResumesWithoutPlayingAgain) {
   DatagenConfig other = config;
   other.set_seed(config.seed() + 1);
   const absl::Status mismatch =
-      RunDatagen(other, ".", dir, dir + "/other.bin", {.played_only = true})
-          .status();
+      RunDatagen(other, ".", dir, dir + "/other.bin", PlayedOnly()).status();
   EXPECT_EQ(mismatch.code(), absl::StatusCode::kInvalidArgument) << mismatch;
   EXPECT_THAT(mismatch.message(), HasSubstr("a different match"));
   EXPECT_FALSE(std::filesystem::exists(dir + "/other.bin"));
   const absl::Status nothing_played =
-      RunDatagen(config, ".", dir + "-none", dir + "/none.bin",
-                 {.played_only = true})
+      RunDatagen(config, ".", dir + "-none", dir + "/none.bin", PlayedOnly())
           .status();
   EXPECT_EQ(nothing_played.code(), absl::StatusCode::kNotFound)
       << nothing_played;

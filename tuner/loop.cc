@@ -93,8 +93,10 @@ absl::StatusOr<DatagenReport> GenerationData(
   }
   datagen.set_games(games);
   datagen.set_seed(datagen.seed() + seed_offset + uint64_t(g) * 1000);
+  DatagenOptions options;
+  options.slurm = slurm;
   return RunDatagen(datagen, config_dir, (gen_dir / name).string(),
-                    (gen_dir / (name + ".bin")).string(), {.slurm = slurm});
+                    (gen_dir / (name + ".bin")).string(), options);
 }
 
 // A network already written to `path` by an interrupted run: a config, or

@@ -354,12 +354,13 @@ absl::Status NetworkSamples::AddBytes(absl::string_view bytes) {
   while (!bytes.empty()) {
     const size_t count = uint8_t(bytes[0]);
     const size_t record = 1 + 2 * count + 4 + 4 + 1;
-    if (count > size_t(kMaxPieces) || bytes.size() < record)
+    // Both kings at least, 32 pieces at most.
+    if (count < 2 || count > size_t(kMaxPieces) || bytes.size() < record)
       return absl::DataLossError("a spooled sample is cut short or damaged");
     const char* p = bytes.data() + 1;
     const size_t first = inputs_.size();
     inputs_.resize(first + count);
-    std::memcpy(&inputs_[first], p, 2 * count);
+    std::memcpy(inputs_.data() + first, p, 2 * count);
     p += 2 * count;
     for (size_t c = first; c < inputs_.size(); ++c) {
       if (inputs_[c] >= kNetworkInputs) {

@@ -40,7 +40,9 @@ class NetworkSamples {
            const TrainingPosition& position, double result_weight, double k);
 
   size_t size() const { return linear_.size(); }
-  const uint16_t* inputs(size_t i) const { return &inputs_[offsets_[i]]; }
+  const uint16_t* inputs(size_t i) const {
+    return inputs_.data() + offsets_[i];
+  }
   int input_count(size_t i) const { return int(offsets_[i + 1] - offsets_[i]); }
   int linear(size_t i) const { return linear_[i]; }
   float target(size_t i) const { return target_[i]; }

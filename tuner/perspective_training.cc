@@ -11,6 +11,10 @@
 #include "engine/network.h"
 #include "tuner/expected_score.h"
 
+#ifdef __AVX__
+#include <immintrin.h>
+#endif
+
 namespace chess {
 namespace {
 
@@ -303,7 +307,25 @@ struct AdamW {
   void Step(size_t begin, size_t end, float* params, const float* gradients,
             float scale, float step_size, float decay,
             float limit = kMaxPerspectiveWeight) {
-    for (size_t i = begin; i < end; ++i) {
+    size_t i = begin;
+#ifdef __AVX__
+    // Eight at a time: a scalar square root and division per weight cost as
+    // much as a batch of 1,024 positions' forward and backward passes.
+    for (; i + kFloatLanes <= end; i += kFloatLanes) {
+      const Floats gradient = Load(gradients + i) * scale;
+      const Floats mi = 0.9f * Load(&m[i]) + 0.1f * gradient;
+      const Floats vi = 0.999f * Load(&v[i]) + 0.001f * gradient * gradient;
+      Store(&m[i], mi);
+      Store(&v[i], vi);
+      const Floats root = Floats(_mm256_sqrt_ps(__m256(vi)));
+      Floats p =
+          Load(params + i) * (1 - decay) - step_size * mi / (root + 1e-8f);
+      p = p < -limit ? -limit : p;
+      p = p > limit ? limit : p;
+      Store(params + i, p);
+    }
+#endif
+    for (; i < end; ++i) {
       const float gradient = gradients[i] * scale;
       m[i] = 0.9f * m[i] + 0.1f * gradient;
       v[i] = 0.999f * v[i] + 0.001f * gradient * gradient;
@@ -312,6 +334,10 @@ struct AdamW {
       params[i] = std::clamp(p, -limit, limit);
     }
   }
+  static Floats Load(const float* p) {
+    return *reinterpret_cast<const Floats*>(p);
+  }
+  static void Store(float* p, Floats x) { *reinterpret_cast<Floats*>(p) = x; }
 };
 
 }  // namespace

@@ -894,10 +894,10 @@ int Datagen(const std::vector<char*>& operands) {
   if (absl::Status s = CheckOutputIsNoInput(data, {run->args.path}, "config");
       !s.ok())
     return Fail(s);
-  chess::DatagenOptions options{
-      .slurm = run->args.slurm,
-      .played_only = absl::GetFlag(FLAGS_played_only),
-      .drop_damaged = absl::GetFlag(FLAGS_drop_damaged)};
+  chess::DatagenOptions options;
+  options.slurm = run->args.slurm;
+  options.played_only = absl::GetFlag(FLAGS_played_only);
+  options.drop_damaged = absl::GetFlag(FLAGS_drop_damaged);
   if (!absl::GetFlag(FLAGS_format).empty()) {
     absl::StatusOr<chess::DatasetFormat> format = OutputFormat(data);
     if (!format.ok()) return Fail(format.status());
