@@ -7,16 +7,19 @@
 # in process. Run by
 # .ci/run as root. Where Slurm cannot start, it says why and is skipped (exit 0 with a
 # SKIPPED line), never passed silently.
-#   bash tests/slurm/slurm_test.sh [ARENA TUNER]
+#   bash tests/slurm/slurm_test.sh [ARENA TUNER UCI]
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
 ARENA="${1:-}"
 TUNER="${2:-}"
-if [[ -z "$ARENA" || -z "$TUNER" ]]; then
-  bazel build //arena //tuner >/dev/null 2>&1 || { echo "FAIL: cannot build //arena //tuner"; exit 1; }
+UCI="${3:-}"
+if [[ -z "$ARENA" || -z "$TUNER" || -z "$UCI" ]]; then
+  bazel build //arena //tuner //engine:uci >/dev/null 2>&1 ||
+    { echo "FAIL: cannot build //arena //tuner //engine:uci"; exit 1; }
   ARENA="$ROOT/bazel-bin/arena/arena"
   TUNER="$ROOT/bazel-bin/tuner/tuner"
+  UCI="$ROOT/bazel-bin/engine/uci"
 fi
 if ! why=$(bash tests/slurm/cluster.sh check 2>&1); then
   echo "SKIPPED: slurm_test: Slurm cannot start here: $why"
@@ -187,6 +190,28 @@ CONFIG
 cmp -s "$WORK/netloop-local.txt" "$WORK/netloop-slurm.txt" ||
   fail "the network loop on Slurm differs: $(diff "$WORK/netloop-local.txt" "$WORK/netloop-slurm.txt")"
 echo "tuner: spsa through sbatch and srun, the loop and the network loop, on Slurm = in process"
+# The loop for another engine (our uci as a UCI program): its data and its SPRT sharded.
+python3 tests/tuner/bullet_reference.py write 32 3 "$WORK/start.bin" || fail "no start network"
+cat >"$WORK/engineloop.textproto" <<CONFIG
+name: "engine-net"
+book: "$ROOT/configs/openings/balanced.epd"
+generations: 1
+selfplay_nodes: 500
+sprt_games: 8
+concurrency: 2
+external { engine { argv: "$UCI" options { key: "Hash" value: "1" } } start_network: "$WORK/start.bin" }
+datagen { games: 8 soft_nodes: 300 seed: 5 }
+held_out_games: 4
+network { layout: PERSPECTIVE whole_evaluation: true hidden_size: 32 epochs: 1 threads: 1 }
+CONFIG
+"$TUNER" loop "$WORK/engineloop.textproto" --output_dir="$WORK/engineloop-slurm" --slurm_shards=2 \
+    --arena="$ARENA" >"$WORK/engineloop-slurm.txt" 2>"$WORK/engineloop-slurm.err" ||
+  fail "the loop for another engine on Slurm failed: $(tail -3 "$WORK/engineloop-slurm.err")"
+[[ -s "$WORK/engineloop-slurm/gen1.bin" && -s "$WORK/engineloop-slurm/gen1.bin.provenance" ]] ||
+  fail "the loop for another engine on Slurm wrote no network file"
+[[ -s "$WORK/engineloop-slurm/gen1/sprt/merged/games.log" ]] ||
+  fail "the loop for another engine: its SPRT was not merged"
+echo "tuner: the loop for another engine on Slurm: $(tail -1 "$WORK/engineloop-slurm.txt")"
 
 # 5. Data generation sharded on Slurm: the same positions as in process.
 cat >"$WORK/datagen.textproto" <<CONFIG
