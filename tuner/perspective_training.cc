@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <future>
 #include <numeric>
 #include <random>
@@ -98,10 +99,16 @@ InputView ViewOf(const FloatNetwork& net, int king) {
   return {bucket * kNetworkInputs, mirror ? 7 : 0, 2 * bucket + mirror};
 }
 
-// Eight floats (GCC and Clang vector extension), loadable from any float's
-// address: one AVX register.
-using Floats = float __attribute__((vector_size(32), aligned(4)));
+// Eight floats (GCC and Clang vector extension): one AVX register.
+using Floats = float __attribute__((vector_size(32)));
 inline constexpr int kFloatLanes = 8;
+// Eight floats from and to any float's address (unaligned moves).
+inline Floats LoadFloats(const float* p) {
+  Floats x;
+  std::memcpy(&x, p, sizeof(x));
+  return x;
+}
+inline void StoreFloats(float* p, Floats x) { std::memcpy(p, &x, sizeof(x)); }
 // Hidden units summed at a time, their sums held in registers over every
 // input's row: a row is then read once and no sum goes through memory.
 inline constexpr int kBlockFloats = 64;
@@ -118,14 +125,14 @@ template <int Vectors>
                                                 float* out) {
   Floats sums[Vectors];
   for (int v = 0; v < Vectors; ++v)
-    sums[v] = *reinterpret_cast<const Floats*>(start + first + v * kFloatLanes);
+    sums[v] = LoadFloats(start + first + v * kFloatLanes);
   for (int r = 0; r < count; ++r) {
     const float* row = rows[r] + first;
     for (int v = 0; v < Vectors; ++v)
-      sums[v] += *reinterpret_cast<const Floats*>(row + v * kFloatLanes);
+      sums[v] += LoadFloats(row + v * kFloatLanes);
   }
   for (int v = 0; v < Vectors; ++v)
-    *reinterpret_cast<Floats*>(out + first + v * kFloatLanes) = sums[v];
+    StoreFloats(out + first + v * kFloatLanes, sums[v]);
 }
 
 // out[j] = start[j] + sum of rows[r][j], for j < hidden (a multiple of
@@ -147,11 +154,12 @@ void AddToRowsBlock(const float* add, float* const* rows, int count,
                     int first) {
   Floats block[Vectors];
   for (int v = 0; v < Vectors; ++v)
-    block[v] = *reinterpret_cast<const Floats*>(add + first + v * kFloatLanes);
+    block[v] = LoadFloats(add + first + v * kFloatLanes);
   for (int r = 0; r < count; ++r) {
     float* row = rows[r] + first;
     for (int v = 0; v < Vectors; ++v)
-      *reinterpret_cast<Floats*>(row + v * kFloatLanes) += block[v];
+      StoreFloats(row + v * kFloatLanes,
+                  LoadFloats(row + v * kFloatLanes) + block[v]);
   }
 }
 
@@ -168,10 +176,10 @@ void AddToRows(const float* add, float* const* rows, int count, int hidden) {
 float SquaredClippedDot(const float* x, const float* w, int hidden) {
   Floats total = {};
   for (int j = 0; j < hidden; j += kFloatLanes) {
-    Floats a = *reinterpret_cast<const Floats*>(x + j);
+    Floats a = LoadFloats(x + j);
     a = a < 0.0f ? 0.0f : a;
     a = a > 1.0f ? 1.0f : a;
-    total += a * a * *reinterpret_cast<const Floats*>(w + j);
+    total += a * a * LoadFloats(w + j);
   }
   float sum = 0;
   for (int l = 0; l < kFloatLanes; ++l) sum += total[l];
@@ -185,13 +193,13 @@ float SquaredClippedDot(const float* x, const float* w, int hidden) {
 void OutputBackward(const float* x, const float* w, float d, int hidden,
                     float* output_gradient, float* hidden_gradient) {
   for (int j = 0; j < hidden; j += kFloatLanes) {
-    const Floats sum = *reinterpret_cast<const Floats*>(x + j);
+    const Floats sum = LoadFloats(x + j);
     Floats a = sum < 0.0f ? 0.0f : sum;
     a = a > 1.0f ? 1.0f : a;
-    *reinterpret_cast<Floats*>(output_gradient + j) += d * a * a;
+    StoreFloats(output_gradient + j,
+                LoadFloats(output_gradient + j) + d * a * a);
     const Floats inside = (sum > 0.0f) & (sum < 1.0f) ? 2.0f * d : 0.0f;
-    *reinterpret_cast<Floats*>(hidden_gradient + j) =
-        inside * sum * *reinterpret_cast<const Floats*>(w + j);
+    StoreFloats(hidden_gradient + j, inside * sum * LoadFloats(w + j));
   }
 }
 
@@ -334,10 +342,8 @@ struct AdamW {
       params[i] = std::clamp(p, -limit, limit);
     }
   }
-  static Floats Load(const float* p) {
-    return *reinterpret_cast<const Floats*>(p);
-  }
-  static void Store(float* p, Floats x) { *reinterpret_cast<Floats*>(p) = x; }
+  static Floats Load(const float* p) { return LoadFloats(p); }
+  static void Store(float* p, Floats x) { StoreFloats(p, x); }
 };
 
 }  // namespace
