@@ -126,9 +126,8 @@ absl::Status CheckBuckets(const NetworkParams& params, bool perspective) {
 }
 
 int InputBuckets(const NetworkParams& params) {
-  int buckets = 1;
-  for (int b : params.king_buckets()) buckets = std::max(buckets, b + 1);
-  return buckets;
+  return KingBucketCount(absl::MakeConstSpan(params.king_buckets().data(),
+                                             params.king_buckets_size()));
 }
 
 bool FitsNarrowProducts(const NetworkParams& params) {
@@ -186,7 +185,6 @@ absl::StatusOr<Network> Network::FromProto(const NetworkParams& params) {
   }
   net.output_bias_ = params.output_bias();
   net.output_buckets_ = params.output_buckets();
-  net.output_divisor_ = (32 + net.output_buckets_ - 1) / net.output_buckets_;
   if (net.output_buckets_ > 1) {
     net.output_biases_.assign(params.output_biases().begin(),
                               params.output_biases().end());
@@ -337,22 +335,19 @@ void AddRows(const int16_t* base, const int16_t* const* added, int added_count,
 #endif
 }
 
+InputView Network::ViewOf(int king) const {
+  return KingView(
+      mirrored_ ? absl::MakeConstSpan(king_bucket_) : absl::Span<const int>(),
+      king);
+}
+
 // bullet's formula: (products / QA + bias) * scale / (QA * QB), each division
 // truncating, as bullet's reference inference in 32 bits (which these 64 bits
 // agree with wherever that does not overflow).
-InputView Network::ViewOf(int king) const {
-  if (!mirrored_) return {};
-  const int bucket = king_bucket_[king];
-  const bool mirror = (king & 7) > 3;
-  return {bucket * kNetworkInputs, mirror ? 7 : 0, 2 * bucket + mirror};
-}
 
 int Network::PerspectiveOutput(const int16_t* us, const int16_t* them,
                                int pieces) const {
-  const int bucket =
-      output_buckets_ == 1
-          ? 0
-          : std::clamp((pieces - 2) / output_divisor_, 0, output_buckets_ - 1);
+  const int bucket = OutputBucket(pieces, output_buckets_);
   const int16_t* weights =
       perspective_weights_.data() + 2 * size_t(bucket) * hidden_;
   const int64_t products =

@@ -11,10 +11,12 @@
 #ifndef ENGINE_NETWORK_H_
 #define ENGINE_NETWORK_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
 #include "engine/engine_config.pb.h"
 #include "engine/position.h"
 
@@ -70,6 +72,26 @@ struct InputView {
 };
 inline int ViewedInput(const InputView& view, int input) {
   return view.offset + (input ^ view.flip);
+}
+// The view of a side whose own king stands on `king` (from its side) under
+// the king bucket layout `layout` (NetworkParams.king_buckets; empty: none).
+inline InputView KingView(absl::Span<const int> layout, int king) {
+  if (layout.empty()) return {};
+  const int bucket = layout[king];
+  const bool mirror = (king & 7) > 3;
+  return {bucket * kNetworkInputs, mirror ? 7 : 0, 2 * bucket + mirror};
+}
+// How many king buckets `layout` has (1 without one).
+inline int KingBucketCount(absl::Span<const int> layout) {
+  int buckets = 1;
+  for (int b : layout) buckets = std::max(buckets, b + 1);
+  return buckets;
+}
+// bullet's MaterialCount<buckets>: the output bucket of `pieces` on the board.
+inline int OutputBucket(int pieces, int buckets) {
+  if (buckets == 1) return 0;
+  return std::clamp((pieces - 2) / ((32 + buckets - 1) / buckets), 0,
+                    buckets - 1);
 }
 
 // Output weights of a network `tuner net` trains are within this, so that an
@@ -152,7 +174,6 @@ class Network {
   int64_t output_bias_ = 0;
   std::vector<int64_t> output_biases_;  // by output bucket
   int output_buckets_ = 1;
-  int output_divisor_ = 32;  // pieces per output bucket
   int input_buckets_ = 1;
   bool mirrored_ = false;  // king buckets: files e-h mirrored
   int king_bucket_[64] = {};

@@ -18,9 +18,7 @@ namespace {
 constexpr size_t kAlignment = 64;
 
 int InputBuckets(const NetworkShape& shape) {
-  int buckets = 1;
-  for (int b : shape.king_buckets) buckets = std::max(buckets, b + 1);
-  return buckets;
+  return KingBucketCount(shape.king_buckets);
 }
 
 // The bytes of an N-unit network before its padding.

@@ -152,9 +152,7 @@ FloatNetwork Unrounded(const NetworkParams& params) {
 }
 
 int InputBuckets(const FloatNetwork& net) {
-  int buckets = 1;
-  for (int b : net.king_buckets) buckets = std::max(buckets, b + 1);
-  return buckets;
+  return KingBucketCount(net.king_buckets);
 }
 
 float MaxPerspectiveOutputWeight(const Quantisation& q) {
@@ -215,10 +213,11 @@ std::vector<std::string> NetworkProvenance(
   }
   if (settings.mirror_files()) lines.back() += ", files mirrored too";
   if (settings.king_buckets_size() > 0 || settings.output_buckets() > 1) {
-    int buckets = 1;
-    for (int b : settings.king_buckets()) buckets = std::max(buckets, b + 1);
-    lines.back() += absl::StrFormat(", %d king buckets, %d output buckets",
-                                    buckets, settings.output_buckets());
+    lines.back() += absl::StrFormat(
+        ", %d king buckets, %d output buckets",
+        KingBucketCount(absl::MakeConstSpan(settings.king_buckets().data(),
+                                            settings.king_buckets_size())),
+        settings.output_buckets());
   }
   if (settings.whole_evaluation()) lines.back() += ", the whole evaluation";
   if (start == nullptr) {
@@ -382,10 +381,7 @@ absl::Status NetworkSamples::AddBytes(absl::string_view bytes) {
 }
 
 InMemorySamples::InMemorySamples(const NetworkSamples& samples)
-    : samples_(samples) {
-  for (size_t i = 0; i < samples.size(); ++i)
-    mirrorable_ += samples.mirrorable(i);
-}
+    : samples_(samples), mirrorable_(samples.mirrorable_count()) {}
 
 absl::StatusOr<std::unique_ptr<SampleSpool>> SampleSpool::Create(
     const std::string& dir) {
@@ -425,7 +421,7 @@ absl::Status SampleSpool::Add(const NetworkSamples& block) {
   blocks_.push_back({end_, bytes.size()});
   end_ += bytes.size();
   size_ += block.size();
-  for (size_t i = 0; i < block.size(); ++i) mirrorable_ += block.mirrorable(i);
+  mirrorable_ += block.mirrorable_count();
   return absl::OkStatus();
 }
 

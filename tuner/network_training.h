@@ -6,6 +6,7 @@
 #ifndef TUNER_NETWORK_TRAINING_H_
 #define TUNER_NETWORK_TRAINING_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -49,6 +50,10 @@ class NetworkSamples {
   // Whether position i has no castling right, so that its mirror (files a-h
   // swapped) is a position of the same value.
   bool mirrorable(size_t i) const { return mirrorable_[i]; }
+  // How many samples are mirrorable.
+  size_t mirrorable_count() const {
+    return size_t(std::count(mirrorable_.begin(), mirrorable_.end(), true));
+  }
 
   // The samples as bytes (SampleSpool's blocks), and back: appended to these.
   void AppendBytes(std::string* out) const;

@@ -19,13 +19,13 @@
 namespace chess {
 namespace {
 
-// Gradients of one thread's share of a batch, laid out as the weights.
 // Positions whose gradients by the hidden sums are kept before they are added
 // to the input weights' gradients, a row of inputs at a time: each input's
 // row is then read and written once per chunk rather than once per position
 // that has it.
 inline constexpr int kChunkPositions = 256;
 
+// Gradients of one thread's share of a batch, laid out as the weights.
 struct Gradients {
   std::vector<float> input_weights, hidden_biases, output_weights;
   std::vector<double> output_biases;  // by output bucket
@@ -88,15 +88,6 @@ FloatNetwork RandomPerspective(const NetworkSettings& settings,
   net.output_weights.resize(2 * size_t(net.output_buckets) * hidden);
   for (float& w : net.output_weights) w = output(rng);
   return net;
-}
-
-// A side's view with king buckets (engine/network.h), its own king on
-// `king` (from its side).
-InputView ViewOf(const FloatNetwork& net, int king) {
-  if (net.king_buckets.empty()) return {};
-  const int bucket = net.king_buckets[king];
-  const bool mirror = (king & 7) > 3;
-  return {bucket * kNetworkInputs, mirror ? 7 : 0, 2 * bucket + mirror};
 }
 
 // Eight floats (GCC and Clang vector extension): one AVX register.
@@ -258,7 +249,8 @@ void Accumulate(const FloatNetwork& net, const NetworkSamples& samples,
     for (int side = 0; side < 2; ++side) {
       for (int c = 0; c < count; ++c) {
         const int own_king = inputs[side][c] - kOwnKingInputs;
-        if (own_king >= 0 && own_king < 64) views[side] = ViewOf(net, own_king);
+        if (own_king >= 0 && own_king < 64)
+          views[side] = KingView(net.king_buckets, own_king);
       }
       for (int c = 0; c < count; ++c)
         inputs[side][c] = ViewedInput(views[side], inputs[side][c]);
@@ -271,10 +263,7 @@ void Accumulate(const FloatNetwork& net, const NetworkSamples& samples,
   float* sums[2] = {g.us.data(), g.them.data()};
   for (int side = 0; side < 2; ++side)
     SumRows(net.hidden_biases.data(), rows[side], count, hidden, sums[side]);
-  // bullet's MaterialCount: the bucket of the number of pieces.
-  const int divisor = (32 + net.output_buckets - 1) / net.output_buckets;
-  const int bucket =
-      std::clamp((count - 2) / divisor, 0, net.output_buckets - 1);
+  const int bucket = OutputBucket(count, net.output_buckets);
   const float* out_w[2] = {
       net.output_weights.data() + 2 * size_t(bucket) * hidden,
       net.output_weights.data() + (2 * size_t(bucket) + 1) * hidden};
@@ -364,7 +353,7 @@ size_t PerspectiveTrainingItemCount(const NetworkSamples& samples,
                                     const NetworkSettings& settings) {
   size_t count = samples.size();
   if (!settings.mirror_files()) return count;
-  for (size_t i = 0; i < samples.size(); ++i) count += samples.mirrorable(i);
+  count += samples.mirrorable_count();
   return count;
 }
 
