@@ -1,5 +1,8 @@
 #include "arena/match_setup.h"
 
+#include <unistd.h>
+
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <utility>
@@ -22,6 +25,24 @@ namespace fs = std::filesystem;
 
 absl::Status Invalid(absl::string_view field_path, absl::string_view what) {
   return absl::InvalidArgumentError(absl::StrCat(field_path, ": ", what));
+}
+
+bool IsExecutableFile(const std::string& path) {
+  std::error_code error;
+  return ::access(path.c_str(), X_OK) == 0 && !fs::is_directory(path, error);
+}
+
+// Whether posix_spawnp could start `program`: a path names an executable file,
+// a bare name one in a directory of PATH (or of its default when unset).
+bool CanExecute(const std::string& program) {
+  if (program.find('/') != std::string::npos) return IsExecutableFile(program);
+  const char* path = std::getenv("PATH");
+  for (absl::string_view dir :
+       absl::StrSplit(path != nullptr ? path : "/bin:/usr/bin", ':')) {
+    if (IsExecutableFile(absl::StrCat(dir.empty() ? "." : dir, "/", program)))
+      return true;
+  }
+  return false;
 }
 
 int TimeControlKinds(const TimeControl& tc) {
@@ -182,6 +203,14 @@ absl::Status ResolvePlayer(PlayerConfig* player, const std::string& base_dir,
     // name is looked up in PATH.
     if (e->argv_size() > 0 && e->argv(0).find('/') != std::string::npos) {
       e->set_argv(0, fs::absolute(ResolvePath(base_dir, e->argv(0))).string());
+    }
+    // Checked before any game: a missing engine would otherwise forfeit
+    // every game it has, and a resumed run would count those as played.
+    if (e->argv_size() > 0 && !CanExecute(e->argv(0))) {
+      return Invalid(
+          absl::StrCat(at, ".external.argv"),
+          absl::StrCat("no program \"", e->argv(0), "\" to start for \"",
+                       p.name(), "\" (not found or not executable)"));
     }
     return absl::OkStatus();
   }

@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "arena/match.h"
 #include "arena/match_outputs.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
 namespace chess {
@@ -177,21 +178,25 @@ TEST(EngineFailureTest, DotSlashProgramIsAPathNotAPathSearch) {
       << report.str();
 }
 
-TEST(EngineFailureTest, MissingProgramIsAStartFailure) {
-  auto match = ParseMatch(
-      "players { name: \"ours\" config {} }\n"
-      "players { name: \"ghost\" external { argv: \"/no/such/engine\" } }\n"
-      "games: 2\ntime_control { nodes: 100 }\n",
-      "ghost.textproto", ".");
-  ASSERT_TRUE(match.ok()) << match.status();
-  std::ostringstream report;
-  RunOptions options{.output_dir = ::testing::TempDir() + "ghost",
-                     .fresh = true,
-                     .progress = false,
-                     .out = &report};
-  EXPECT_EQ(RunMatch(*match, options), kExitEngineFailure);
-  EXPECT_NE(report.str().find("ENGINE_START_FAILURE 2"), std::string::npos)
-      << report.str();
+TEST(EngineFailureTest, MissingProgramStopsBeforeAnyGame) {
+  // A missing engine would forfeit every game it has, and a resumed run would
+  // count those games as played: the config is refused instead.
+  for (const char* program : {"/no/such/engine", "no-such-engine-on-path"}) {
+    auto match =
+        ParseMatch(absl::StrCat("players { name: \"ours\" config {} }\n"
+                                "players { name: \"ghost\" external { argv: \"",
+                                program,
+                                "\" } }\n"
+                                "games: 2\ntime_control { nodes: 100 }\n"),
+                   "ghost.textproto", ".");
+    ASSERT_FALSE(match.ok()) << program;
+    EXPECT_EQ(match.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_THAT(
+        std::string(match.status().message()),
+        ::testing::AllOf(::testing::HasSubstr("players[1].external.argv"),
+                         ::testing::HasSubstr(program),
+                         ::testing::HasSubstr("\"ghost\"")));
+  }
 }
 
 TEST(EngineFailureTest, GoodExternalEngineLosesNormally) {
