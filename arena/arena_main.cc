@@ -304,7 +304,16 @@ int Status(const std::vector<char*>& args) {
     std::cerr << merged.status().message() << "\n";
     return chess::kExitBadInput;
   }
-  std::cout << chess::FormatProgress(*merged, absl::Now());
+  // Where each shard ran, from the Slurm output beside its log.
+  std::map<int, chess::ShardRun> runs;
+  for (size_t i = 0; i < merged->sources.size(); ++i) {
+    const int shard = merged->progress[i].shard_index;
+    if (shard >= 0) {
+      runs[shard] = chess::ReadShardRun(
+          std::filesystem::path(merged->sources[i]).parent_path().string());
+    }
+  }
+  std::cout << chess::FormatProgress(*merged, absl::Now(), runs);
   return 0;
 }
 

@@ -281,6 +281,13 @@ absl::StatusOr<MergedLog> MergeLogs(const std::vector<std::string>& paths,
                                   "; nothing was merged or changed"));
     }
     merged.sources.push_back(path);
+    merged.progress.push_back(SourceProgress{
+        .shard_index = h.shard_count() > 0 ? h.shard_index() : -1,
+        .games = int(read->games.size()),
+        .scheduled = h.shard_count() > 0
+                         ? ShardSize(h.scheduled_games(), h.shard_index(),
+                                     h.shard_count(), GamesPerRound(h.config()))
+                         : h.scheduled_games()});
     merged.start_times.push_back(h.start_time());
     merged.games.insert(merged.games.end(), read->games.begin(),
                         read->games.end());
@@ -350,7 +357,38 @@ absl::StatusOr<LogScan> ScanMerged(const MergedLog& merged, StartScan start,
   return scan;
 }
 
-std::string FormatProgress(const MergedLog& merged, absl::Time now) {
+namespace {
+
+// One line a shard: index, node, games of its share, state.
+std::string FormatShards(const MergedLog& merged,
+                         const std::map<int, ShardRun>& runs) {
+  bool decided = false;
+  for (const PairingSummary& pairing : merged.summary.pairings()) {
+    decided |= pairing.sprt_verdict() == SPRT_ACCEPT_H0 ||
+               pairing.sprt_verdict() == SPRT_ACCEPT_H1;
+  }
+  std::string text;
+  for (const SourceProgress& p : merged.progress) {
+    if (p.shard_index < 0) continue;
+    const auto run = runs.find(p.shard_index);
+    const int starts = run == runs.end() ? 0 : run->second.starts;
+    std::string state = p.games >= p.scheduled ? "done"
+                        : decided              ? "stopped: the SPRT is decided"
+                        : starts > 1           ? "requeued, running again"
+                                               : "running";
+    if (starts > 1) absl::StrAppend(&state, " (started ", starts, " times)");
+    absl::StrAppendFormat(
+        &text, "  shard %d  %-12s %d of %d games  %s\n", p.shard_index,
+        run == runs.end() || run->second.node.empty() ? "-" : run->second.node,
+        p.games, p.scheduled, state);
+  }
+  return text.empty() ? text : "shards:\n" + text;
+}
+
+}  // namespace
+
+std::string FormatProgress(const MergedLog& merged, absl::Time now,
+                           const std::map<int, ShardRun>& runs) {
   const MatchSummary& summary = merged.summary;
   const int done = int(merged.games.size());
   const int scheduled = merged.header.scheduled_games();
@@ -378,6 +416,7 @@ std::string FormatProgress(const MergedLog& merged, absl::Time now) {
     }
     text += "\n";
   }
+  text += FormatShards(merged, runs);
   for (const std::string& note : merged.notes)
     absl::StrAppend(&text, note, "\n");
   return text + FormatSummary(summary);

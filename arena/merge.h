@@ -5,6 +5,7 @@
 #ifndef ARENA_MERGE_H_
 #define ARENA_MERGE_H_
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -32,9 +33,24 @@ struct MergedGame {
 
 // A merge keeps where the games lie, not the games: a 100,000-game match is
 // gigabytes as GameRecords. ScanMerged reads them again.
+// One log of a merge: which shard it holds and how far it is.
+struct SourceProgress {
+  int shard_index = -1;  // -1: a whole match's log
+  int games = 0;         // in the log
+  int scheduled = 0;     // the shard's share of the match (or the match's)
+};
+
+// Where a shard has run, as far as its Slurm output says (slurm.h,
+// ReadShardRun): the node of its last start and how often it started.
+struct ShardRun {
+  std::string node;
+  int starts = 0;
+};
+
 struct MergedLog {
   MatchHeader header;  // the whole match's (no shard)
   std::vector<std::string> sources;
+  std::vector<SourceProgress> progress;  // of each source
   std::vector<std::string> start_times;  // of each source (RFC 3339)
   std::vector<MergedGame> games;         // by schedule index
   MatchSummary summary;                  // the standings of those games
@@ -60,9 +76,12 @@ absl::StatusOr<LogScan> ScanMerged(const MergedLog& merged, StartScan start,
                                    TakeGames take);
 
 // Progress over all shards while they run: games done and missing, shards
-// present, games/hour since the first shard started, ETA, and the standings so
-// far (Elo, LLR). `now` is the current time.
-std::string FormatProgress(const MergedLog& merged, absl::Time now);
+// present, games/hour since the first shard started, ETA, each shard's games
+// and state (with its node and starts where `runs`, by shard index, knows
+// them: a shard started more than once was requeued or restarted), and the
+// standings so far (Elo, LLR). `now` is the current time.
+std::string FormatProgress(const MergedLog& merged, absl::Time now,
+                           const std::map<int, ShardRun>& runs = {});
 
 // Writes the merge into `output_dir`: games.log (never over a log that is not
 // itself a merge), games.pgn and result.textproto. Returns the standings.

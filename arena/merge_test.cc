@@ -217,6 +217,26 @@ TEST_F(MergeTest, MissingShardIsNamedWithItsGames) {
               HasSubstr("shard 1/3 is missing"));
 }
 
+// arena status: each shard's games of its share, where it ran and how often
+// it started (a requeued shard started more than once).
+TEST_F(MergeTest, ProgressShowsEachShardWithItsNodeAndStarts) {
+  PlayShards(3);
+  auto merged = MergeLogs({Shard(0) + "/games.log", Shard(2) + "/games.log"},
+                          /*final_merge=*/false);
+  ASSERT_TRUE(merged.ok()) << merged.status();
+  ASSERT_EQ(merged->progress.size(), 2u);
+  EXPECT_EQ(merged->progress[1].shard_index, 2);
+  EXPECT_EQ(merged->progress[1].games, merged->progress[1].scheduled);
+  const std::string text =
+      FormatProgress(*merged, absl::Now(),
+                     {{0, ShardRun{.node = "node2", .starts = 2}},
+                      {2, ShardRun{.node = "node3", .starts = 1}}});
+  EXPECT_THAT(text, HasSubstr("  shard 0  node2        6 of 6 games  done "
+                              "(started 2 times)\n"));
+  EXPECT_THAT(text, HasSubstr("  shard 2  node3        4 of 4 games  done\n"));
+  EXPECT_THAT(text, HasSubstr("shard 1/3 is missing"));
+}
+
 TEST_F(MergeTest, BadMergesNameTheFileAndChangeNothing) {
   PlayShards(2);
   const std::string log0 = Shard(0) + "/games.log";

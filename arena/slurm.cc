@@ -5,6 +5,7 @@
 #include <iterator>
 
 #include "absl/strings/escaping.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
@@ -213,10 +214,15 @@ std::string ShardArrayScript(const SlurmJob& job) {
       "#SBATCH --open-mode=append\n", "#SBATCH --output=", job.output_dir,
       "/shard-%a/slurm-%A_%a.out\n",
       "# Each task plays one shard into its own log; a requeued or restarted\n",
-      "# task resumes that log, so nothing is lost or played twice.\n", "exec ",
-      ShellQuote(job.arena), " ", ShellQuote(job.config),
-      " --shard=\"$SLURM_ARRAY_TASK_ID/", job.shards, "\"",
-      " --output_dir=", ShellQuote(job.output_dir),
+      "# task resumes that log, so nothing is lost or played twice. Each "
+      "start\n",
+      "# says where it runs (arena status reads it).\n", "echo \"",
+      kShardStartPrefix,
+      "$SLURM_ARRAY_TASK_ID on ${SLURMD_NODENAME:-$(hostname)} (job ",
+      "${SLURM_ARRAY_JOB_ID}_$SLURM_ARRAY_TASK_ID, restart ",
+      "${SLURM_RESTART_COUNT:-0})\"\n", "exec ", ShellQuote(job.arena), " ",
+      ShellQuote(job.config), " --shard=\"$SLURM_ARRAY_TASK_ID/", job.shards,
+      "\"", " --output_dir=", ShellQuote(job.output_dir),
       "\"/shard-$SLURM_ARRAY_TASK_ID\"", " --concurrency=", job.cpus_per_task,
       " --progress=false\n");
   return text;
@@ -231,6 +237,32 @@ std::string MergeScript(const SlurmJob& job) {
                   ShellQuote(job.arena), " merge ", ShellQuote(job.output_dir),
                   " --output_dir=", ShellQuote(job.output_dir), "/merged\n");
   return text;
+}
+
+ShardRun ReadShardRun(const std::string& shard_dir) {
+  ShardRun run;
+  std::error_code error;
+  std::vector<std::string> outputs;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(shard_dir, error)) {
+    const std::string name = entry.path().filename().string();
+    if (absl::StartsWith(name, "slurm-") && absl::EndsWith(name, ".out"))
+      outputs.push_back(entry.path().string());
+  }
+  std::sort(outputs.begin(), outputs.end());
+  for (const std::string& path : outputs) {
+    absl::StatusOr<std::string> text = ReadFile(path);
+    if (!text.ok()) continue;
+    for (absl::string_view line : absl::StrSplit(*text, '\n')) {
+      if (!absl::ConsumePrefix(&line, kShardStartPrefix)) continue;
+      const size_t on = line.find(" on ");
+      if (on == absl::string_view::npos) continue;
+      line.remove_prefix(on + 4);
+      run.node = std::string(line.substr(0, line.find(' ')));
+      ++run.starts;
+    }
+  }
+  return run;
 }
 
 }  // namespace chess

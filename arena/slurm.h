@@ -13,6 +13,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "arena/match_log.pb.h"
+#include "arena/merge.h"
 
 namespace chess {
 
@@ -63,6 +64,13 @@ struct SlurmJobState {
 };
 // An empty state when `text` holds no JobState.
 SlurmJobState ParseJobState(const std::string& text);
+
+// What each start of a shard's array task prints first, then
+// "I on NODE (job J_I, restart R)", into OUTPUT_DIR/shard-I/slurm-*.out.
+inline constexpr char kShardStartPrefix[] = "slurm start: shard ";
+// Where the shard whose directory is `shard_dir` ran: the node of its last
+// start and how many starts its Slurm output records (none: an empty run).
+ShardRun ReadShardRun(const std::string& shard_dir);
 
 // `text` quoted for a POSIX shell.
 std::string ShellQuote(const std::string& text);

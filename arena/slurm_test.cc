@@ -1,7 +1,10 @@
 #include "arena/slurm.h"
 
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -49,6 +52,27 @@ TEST(SlurmTest, ShardScriptQuotesPathsAndResumesEachShard) {
                                 "'/data/it'\\''s.textproto'"));
   EXPECT_THAT(script, HasSubstr("--shard=\"$SLURM_ARRAY_TASK_ID/4\""));
   EXPECT_THAT(MergeScript(job), HasSubstr("merge '/shared/run'"));
+}
+
+// Each start of a shard says where it runs; arena status counts the starts
+// and names the node of the last (a requeued shard started twice).
+TEST(SlurmTest, ShardStartsAreReadFromTheShardsOutput) {
+  const std::string script =
+      ShardArrayScript(JobOf("/opt/arena", "/data/m.textproto"));
+  EXPECT_THAT(script, HasSubstr(absl::StrCat("echo \"", kShardStartPrefix,
+                                             "$SLURM_ARRAY_TASK_ID on ")));
+  const std::string dir = ::testing::TempDir() + "shard-0";
+  std::filesystem::create_directories(dir);
+  EXPECT_EQ(ReadShardRun(dir).starts, 0) << "no output yet";
+  std::ofstream(dir + "/slurm-8_0.out")
+      << kShardStartPrefix << "0 on node1 (job 8_0, restart 0)\n"
+      << "resuming: nothing\n"
+      << kShardStartPrefix << "0 on node2 (job 8_0, restart 1)\n"
+      << "resuming: 6 games in the log, 26 to play\n";
+  const ShardRun run = ReadShardRun(dir);
+  EXPECT_EQ(run.node, "node2");
+  EXPECT_EQ(run.starts, 2);
+  EXPECT_EQ(ReadShardRun(dir + "/absent").starts, 0);
 }
 
 // A newline in the name, the output directory or an sbatch option would end

@@ -5,6 +5,7 @@
 #   source <(bash tests/slurm/cluster.sh up [DIR])   starts it; prints `export SLURM_CONF=...`
 #   bash tests/slurm/cluster.sh down [DIR]           stops it
 #   bash tests/slurm/cluster.sh check                exit 0 if it can start here, else says why
+#   bash tests/slurm/cluster.sh munge                starts munged (netns_cluster.sh uses it)
 #
 # DIR (default /tmp/chess-harness-slurm) holds slurm.conf, state, spool, logs and pid files.
 # Exit codes: 0 up/down, 1 cannot start here (the reason on stderr).
@@ -23,10 +24,9 @@ check() {
   id munge >/dev/null 2>&1 || { say "no munge user (is the munge package installed?)"; return 1; }
 }
 
-up() {
-  check || return 1
-  mkdir -p "$DIR"/{state,spool,log}
-  # munge: a key, its runtime directory, the daemon as user munge.
+# munge: a key, its runtime directory, the daemon as user munge (shared by every
+# node of a cluster on this machine: its socket is a file).
+start_munge() {
   if [[ ! -s /etc/munge/munge.key ]]; then
     mkdir -p /etc/munge
     dd if=/dev/urandom of=/etc/munge/munge.key bs=1024 count=1 status=none
@@ -37,6 +37,12 @@ up() {
   if ! pgrep -x munged >/dev/null; then
     runuser -u munge -- /usr/sbin/munged || { say "munged did not start"; return 1; }
   fi
+}
+
+up() {
+  check || return 1
+  mkdir -p "$DIR"/{state,spool,log}
+  start_munge || return 1
   local host cpus
   host=$(hostname -s)
   cpus=$(nproc)
@@ -102,5 +108,6 @@ case "$action" in
   up) up ;;
   down) down_quietly; say "down" ;;
   check) check ;;
-  *) echo "usage: cluster.sh up|down|check [DIR]" >&2; exit 2 ;;
+  munge) check && start_munge ;;
+  *) echo "usage: cluster.sh up|down|check|munge [DIR]" >&2; exit 2 ;;
 esac

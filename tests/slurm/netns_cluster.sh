@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# A Slurm cluster of several nodes on this machine, each node a network namespace with its
+# own address and hostname: slurmctld on the host, one slurmd per namespace, joined by a
+# bridge this script makes (10.213.57.0/24, no route beyond it: traffic goes only between
+# the nodes and this machine). The run's directory is the shared filesystem. Root; Debian
+# 12's slurmctld, slurmd, slurm-client, munge and iproute2.
+#
+#   bash tests/slurm/netns_cluster.sh up DIR N    starts N nodes (node1..nodeN); prints
+#                                                 `export SLURM_CONF=DIR/slurm.conf`
+#   bash tests/slurm/netns_cluster.sh kill DIR NODE     SIGKILLs everything on NODE (its
+#                                                       slurmd and job steps), as a crash
+#   bash tests/slurm/netns_cluster.sh revive DIR NODE   starts NODE's slurmd again
+#   bash tests/slurm/netns_cluster.sh down DIR          stops every daemon, removes every
+#                                                       namespace, link and the bridge
+#   bash tests/slurm/netns_cluster.sh check             exit 0 if it can start here
+#
+# Exit codes: 0 done, 1 cannot start here or failed (the reason on stderr), 2 usage.
+set -uo pipefail
+action="${1:-}"
+DIR="${2:-}"
+SUBNET=10.213.57
+BRIDGE=chessbr0
+NS_PREFIX=chess-harness-
+say() { echo "netns cluster: $*" >&2; }
+
+check() {
+  bash "$(dirname "$0")/cluster.sh" check || return 1
+  command -v ip >/dev/null || { say "ip not installed (apt-get install iproute2)"; return 1; }
+  command -v unshare >/dev/null || { say "unshare not installed (util-linux)"; return 1; }
+  ip netns add "${NS_PREFIX}probe" 2>/dev/null ||
+    { say "cannot make a network namespace here (ip netns add failed)"; return 1; }
+  ip netns del "${NS_PREFIX}probe"
+}
+
+node_address() { echo "$SUBNET.$((10 + ${1#node}))"; }
+
+start_slurmd() {
+  local node=$1
+  # Its own hostname (a UTS namespace) inside its own network namespace; slurmd
+  # daemonizes, its children stay in both. nsenter, not `ip netns exec`, which mounts
+  # a /sys without the cgroup filesystem slurmd needs.
+  nsenter --net="/run/netns/$NS_PREFIX$node" unshare --uts -- sh -c \
+    "hostname $node && exec slurmd -f '$DIR/slurm.conf' -N $node" ||
+    { say "slurmd on $node did not start: $(tail -3 "$DIR/log/slurmd-$node.log" 2>/dev/null)"; return 1; }
+}
+
+write_conf() {
+  local n=$1 host nodes=""
+  host=$(hostname -s)
+  for i in $(seq 1 "$n"); do
+    nodes+="NodeName=node$i NodeHostname=node$i NodeAddr=$(node_address "node$i") CPUs=1 State=UNKNOWN"$'\n'
+  done
+  cat >"$DIR/slurm.conf" <<CONF
+ClusterName=chess-harness-netns
+SlurmctldHost=$host($SUBNET.1)
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU
+SlurmdParameters=config_overrides
+StateSaveLocation=$DIR/state
+SlurmdSpoolDir=$DIR/spool/%n
+SlurmctldPidFile=$DIR/slurmctld.pid
+SlurmdPidFile=$DIR/slurmd-%n.pid
+SlurmctldLogFile=$DIR/log/slurmctld.log
+SlurmdLogFile=$DIR/log/slurmd-%n.log
+ReturnToService=2
+SlurmdTimeout=10
+MessageTimeout=5
+MaxArraySize=10001
+KillWait=5
+$nodes
+PartitionName=main Nodes=node[1-$n] Default=YES MaxTime=INFINITE State=UP
+CONF
+}
+
+up() {
+  local n=$1
+  check || return 1
+  if pgrep -x slurmctld >/dev/null || pgrep -x slurmd >/dev/null; then
+    say "slurmctld or slurmd is already running here (another cluster?); not starting a second"
+    return 1
+  fi
+  mkdir -p "$DIR"/{state,spool,log}
+  bash "$(dirname "$0")/cluster.sh" munge || return 1
+  ip link add "$BRIDGE" type bridge && ip addr add "$SUBNET.1/24" dev "$BRIDGE" &&
+    ip link set "$BRIDGE" up || { say "cannot make the bridge $BRIDGE"; return 1; }
+  for i in $(seq 1 "$n"); do
+    local ns="${NS_PREFIX}node$i" link="chessv$i"
+    ip netns add "$ns" && ip link add "$link" type veth peer name eth0 netns "$ns" &&
+      ip link set "$link" master "$BRIDGE" && ip link set "$link" up &&
+      ip -n "$ns" addr add "$(node_address "node$i")/24" dev eth0 &&
+      ip -n "$ns" link set eth0 up && ip -n "$ns" link set lo up ||
+      { say "cannot make node$i's namespace"; return 1; }
+    mkdir -p "$DIR/spool/node$i"
+  done
+  write_conf "$n"
+  export SLURM_CONF="$DIR/slurm.conf"
+  slurmctld -f "$SLURM_CONF" ||
+    { say "slurmctld did not start: $(tail -3 "$DIR/log/slurmctld.log")"; return 1; }
+  for i in $(seq 1 "$n"); do start_slurmd "node$i" || return 1; done
+  for _ in $(seq 1 120); do
+    if [[ $(sinfo -h -N -o '%T' 2>/dev/null | grep -cE '^(idle|mixed|allocated)$') -eq $n ]]; then
+      echo "export SLURM_CONF=$SLURM_CONF"
+      say "up: $n nodes (node1..node$n at $SUBNET.11..), $SLURM_CONF"
+      return 0
+    fi
+    sleep 0.5
+  done
+  say "the nodes did not become idle: $(sinfo -N 2>&1 | tail -4)"
+  return 1
+}
+
+kill_node() {
+  local pids
+  pids=$(ip netns pids "$NS_PREFIX$1" 2>/dev/null)
+  [[ -n "$pids" ]] && kill -9 $pids 2>/dev/null
+  rm -f "$DIR/slurmd-$1.pid"
+}
+
+down() {
+  local ns pid
+  for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep "^$NS_PREFIX"); do
+    kill_node "${ns#"$NS_PREFIX"}"
+    ip netns del "$ns" 2>/dev/null
+  done
+  pid=$(cat "$DIR/slurmctld.pid" 2>/dev/null)
+  if [[ -n "$pid" ]]; then
+    kill "$pid" 2>/dev/null
+    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$pid" 2>/dev/null
+    rm -f "$DIR/slurmctld.pid"
+  fi
+  # A veth goes with its namespace; the bridge is ours to remove.
+  ip link del "$BRIDGE" 2>/dev/null
+  return 0
+}
+
+case "$action" in
+  up) [[ -n "$DIR" && "${3:-}" =~ ^[1-9][0-9]?$ ]] || { echo "usage: netns_cluster.sh up DIR N" >&2; exit 2; }
+      up "$3" || exit 1 ;;
+  kill) kill_node "${3:?node}" ;;
+  revive) export SLURM_CONF="$DIR/slurm.conf"; start_slurmd "${3:?node}" || exit 1 ;;
+  down) [[ -n "$DIR" ]] || exit 2; down; say "down" ;;
+  check) check || exit 1 ;;
+  *) echo "usage: netns_cluster.sh up|kill|revive|down|check DIR [N|NODE]" >&2; exit 2 ;;
+esac
