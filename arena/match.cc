@@ -40,6 +40,7 @@
 #include "common/stopwatch.h"
 #include "common/termination.h"
 #include "common/textproto.h"
+#include "engine/bench.h"
 #include "engine/config.h"
 #include "engine/syzygy.h"
 #include "google/protobuf/text_format.h"
@@ -360,6 +361,54 @@ class Progress {
   int last_done_ = -1;
 };
 
+// A machine this much faster or slower than the reference is refused rather
+// than given a clock of another kind of game.
+constexpr double kMinClockScale = 0.1;
+constexpr double kMaxClockScale = 10;
+
+// A clock's base, increment and movetime times `scale` (at least 1 ms where
+// they were set); node and depth limits and the margin as they are.
+TimeControl ScaledClock(TimeControl tc, double scale) {
+  if (scale == 1) return tc;
+  auto scaled = [scale](int64_t ms) {
+    return ms > 0 ? std::max<int64_t>(1, std::llround(ms * scale)) : ms;
+  };
+  tc.set_base_ms(scaled(tc.base_ms()));
+  tc.set_increment_ms(scaled(tc.increment_ms()));
+  tc.set_movetime_ms(scaled(tc.movetime_ms()));
+  return tc;
+}
+
+struct ClockScaling {
+  double scale = 1;
+  double machine_nps = 0;  // 0: not measured (no scaling asked)
+};
+
+// The factor this machine's clocks get (MatchConfig.clock_reference_nps):
+// the reference over its nodes/s, the median of five runs of our bench on
+// one thread (about a second), or RunOptions.machine_nps where given.
+absl::StatusOr<ClockScaling> ScaleClocksToMachine(const MatchConfig& config,
+                                                  const RunOptions& options) {
+  if (config.clock_reference_nps() <= 0) return ClockScaling{};
+  double nps = options.machine_nps;
+  if (nps <= 0) {
+    std::vector<double> runs;
+    for (int i = 0; i < 5; ++i)
+      runs.push_back(double(RunBench(DefaultEngineConfig(), 8, nullptr).nps()));
+    std::sort(runs.begin(), runs.end());
+    nps = runs[runs.size() / 2];
+  }
+  const double scale = config.clock_reference_nps() / nps;
+  if (!(scale >= kMinClockScale && scale <= kMaxClockScale)) {
+    return absl::FailedPreconditionError(absl::StrFormat(
+        "clock_reference_nps: this machine measures %.0f nodes/s, %.3f times "
+        "the reference %.0f; clocks are scaled only within [%g, %g]",
+        nps, 1 / scale, config.clock_reference_nps(), kMinClockScale,
+        kMaxClockScale));
+  }
+  return ClockScaling{.scale = scale, .machine_nps = nps};
+}
+
 std::unique_ptr<Player> MakePlayer(const PlayerConfig& p) {
   if (p.has_external()) return std::make_unique<UciProcessPlayer>(p.external());
   return std::make_unique<InProcessPlayer>(p.config());
@@ -377,6 +426,16 @@ absl::StatusOr<MatchSummary> PlayMatchForSummary(const LoadedMatch& match,
         absl::StrCat(match.source,
                      ":1:1: output_dir: missing; set it in the config or pass "
                      "--output_dir"));
+  }
+  // Measured before anything is written: a machine too far from the
+  // reference leaves no log behind.
+  absl::StatusOr<ClockScaling> clocks = ScaleClocksToMachine(config, options);
+  if (!clocks.ok()) return clocks.status();
+  if (clocks->machine_nps > 0) {
+    Note(options, absl::StrFormat("clocks scaled x%.3f: this machine %.0f "
+                                  "nodes/s, the reference %.0f\n",
+                                  clocks->scale, clocks->machine_nps,
+                                  config.clock_reference_nps()));
   }
   std::error_code ec;
   fs::create_directories(dir, ec);
@@ -484,8 +543,13 @@ absl::StatusOr<MatchSummary> PlayMatchForSummary(const LoadedMatch& match,
         const int p = side == 0 ? s.white : s.black;
         if (!players[p]) players[p] = MakePlayer(config.players(p));
         const PlayerConfig& pc = config.players(p);
-        seats[side] = Seat{players[p].get(), pc.name(), pc.time_control(),
+        seats[side] = Seat{players[p].get(), pc.name(),
+                           ScaledClock(pc.time_control(), clocks->scale),
                            pc.has_external(), pc.external().move_timeout_ms()};
+      }
+      if (clocks->machine_nps > 0) {
+        record.set_clock_scale(clocks->scale);
+        record.set_machine_nps(clocks->machine_nps);
       }
       // Every game of a round gets the same random plies (and so both games
       // of a pair), unless each game is to get its own; the seed is the

@@ -33,7 +33,10 @@ struct RunOptions {
   // of a parent merges them all this often and stops when the LLR over all
   // shards crosses a bound.
   int peer_check_ms = 5000;
-  int concurrency = 0;          // overrides the config's when > 0
+  int concurrency = 0;  // overrides the config's when > 0
+  // This machine's nodes/s for MatchConfig.clock_reference_nps, instead of
+  // measuring it; 0: measured.
+  double machine_nps = 0;
   bool progress = true;         // a progress line on `notes`
   std::ostream* out = nullptr;  // RunMatch's final report; none: not written
   // Notes while the match runs (resumed, a torn record cut, a write failed)

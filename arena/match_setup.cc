@@ -81,6 +81,17 @@ absl::Status ValidateTimeControl(const TimeControl& tc,
   return absl::OkStatus();
 }
 
+bool IsClock(const TimeControl& tc) {
+  return tc.base_ms() > 0 || tc.increment_ms() > 0 || tc.movetime_ms() > 0;
+}
+
+bool AnyClock(const MatchConfig& c) {
+  if (IsClock(c.time_control())) return true;
+  for (const PlayerConfig& p : c.players())
+    if (p.has_time_control() && IsClock(p.time_control())) return true;
+  return false;
+}
+
 }  // namespace
 
 absl::Status ValidateMatchShape(const MatchConfig& c) {
@@ -135,6 +146,14 @@ absl::Status ValidateMatchShape(const MatchConfig& c) {
         "pairing",
         absl::StrCat("HEAD_TO_HEAD needs exactly 2 players, not ",
                      c.players_size(), " (use GAUNTLET or ROUND_ROBIN)"));
+  }
+  if (!(c.clock_reference_nps() >= 0 && c.clock_reference_nps() < 1e12))
+    return Invalid("clock_reference_nps",
+                   "must be 0 (off) or a speed in nodes/s");
+  if (c.clock_reference_nps() > 0 && !AnyClock(c)) {
+    return Invalid("clock_reference_nps",
+                   "no player plays with a clock (base_ms, increment_ms or "
+                   "movetime_ms) to scale");
   }
   if (c.games() < 0) return Invalid("games", "must be positive");
   if (c.rounds() < 0) return Invalid("rounds", "must be positive");

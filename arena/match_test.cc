@@ -4,8 +4,8 @@
 #include <sys/resource.h>
 
 #include <filesystem>
-#include <iostream>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -101,6 +101,48 @@ TEST(MatchConfigTest, DiagnosticsPointAtTheRightPlace) {
                          "games: 2\ntime_control { nodes: 5 }\n"),
               HasSubstr("m.textproto:1:21: players[0].config_file: configs: "
                         "is a directory"));
+}
+
+// A clock scaled to the machine's speed: a machine at half the reference's
+// nodes/s plays with clocks twice as long, and every game says so.
+TEST(MatchTest, ClocksAreScaledToTheMachine) {
+  EXPECT_THAT(ParseError(absl::StrCat(kTwoPlayers,
+                                      "games: 2\ntime_control { nodes: 5 }\n"
+                                      "clock_reference_nps: 1000000\n")),
+              HasSubstr("clock_reference_nps: no player plays with a clock"));
+  auto match = ParseMatch(absl::StrCat(kTwoPlayers,
+                                       "games: 2\ntime_control { base_ms: 200 "
+                                       "increment_ms: 20 }\n"
+                                       "adjudication { max_moves: 8 }\n"
+                                       "clock_reference_nps: 1000000\n"),
+                          "m.textproto", ".");
+  ASSERT_TRUE(match.ok()) << match.status();
+  const std::string dir = ::testing::TempDir() + "scaled";
+  std::ostringstream report, notes;
+  RunOptions options{.output_dir = dir,
+                     .fresh = true,
+                     .machine_nps = 500000,
+                     .progress = false,
+                     .out = &report,
+                     .notes = &notes};
+  EXPECT_EQ(RunMatch(*match, options), kExitOk) << report.str();
+  EXPECT_THAT(notes.str(), HasSubstr("clocks scaled x2.000"));
+  EXPECT_THAT(report.str(), HasSubstr("Clocks scaled to the machine: x2.00"));
+  auto log = ReadLog(dir + "/games.log");
+  ASSERT_TRUE(log.ok()) << log.status();
+  ASSERT_EQ(log->games.size(), 2u);
+  for (const GameRecord& g : log->games) {
+    EXPECT_EQ(g.clock_scale(), 2);
+    EXPECT_EQ(g.machine_nps(), 500000);
+  }
+  EXPECT_THAT(*ReadFile(dir + "/games.pgn"),
+              HasSubstr("[ClockScale \"2.000\"]"));
+  EXPECT_THAT(*ReadFile(dir + "/report.html"), HasSubstr("x2.00"));
+  // Too far from the reference is refused before any game.
+  options.machine_nps = 50;
+  options.output_dir = dir + "-far";
+  EXPECT_EQ(RunMatch(*match, options), kExitBadInput);
+  EXPECT_FALSE(fs::exists(dir + "-far/games.log"));
 }
 
 // Counts that would exhaust memory are refused up front; a start index at the

@@ -191,6 +191,10 @@ std::string GameToPgn(const GameRecord& game, const MatchHeader& header) {
       tc = &p.time_control();
   }
   tag("TimeControl", ClockText(*tc));
+  // The clocks above times this, for the machine that played the game
+  // (MatchConfig.clock_reference_nps).
+  if (game.has_clock_scale())
+    tag("ClockScale", absl::StrFormat("%.3f", game.clock_scale()));
   tag("Termination", PgnTermination(game.termination()));
   if (!game.reason().empty()) tag("TerminationDetails", game.reason());
   pgn += "\n";

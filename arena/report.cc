@@ -193,6 +193,10 @@ std::string Body(const MatchReportData& d, const MatchHeader& header) {
       "</span> <span class=\"muted\">exit code <span "
       "id=\"exit-code\">",
       m.exit_code(), "</span></span></p>\n");
+  if (m.has_clock_scale_min()) {
+    absl::StrAppend(&html, "<p class=\"muted\" id=\"clock-scale\">",
+                    HtmlEscape(ClockScaleText(m)), "</p>\n");
+  }
   for (const std::string& damage : m.damaged_records())
     absl::StrAppend(&html, "<p class=\"verdict\">DAMAGED: ", HtmlEscape(damage),
                     "</p>\n");

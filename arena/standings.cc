@@ -177,6 +177,14 @@ void AppendRatings(const MatchSummary& m, std::string* s) {
 
 }  // namespace
 
+std::string ClockScaleText(const MatchSummary& m) {
+  return m.clock_scale_min() == m.clock_scale_max()
+             ? absl::StrFormat("Clocks scaled to the machine: x%.2f",
+                               m.clock_scale_min())
+             : absl::StrFormat("Clocks scaled to each machine: x%.2f to x%.2f",
+                               m.clock_scale_min(), m.clock_scale_max());
+}
+
 std::string FormatSummary(const MatchSummary& m) {
   std::string s = absl::StrFormat("Match %s: %d of %d games played\n",
                                   m.name().empty() ? "(unnamed)" : m.name(),
@@ -218,6 +226,7 @@ std::string FormatSummary(const MatchSummary& m) {
     ends.push_back(absl::StrCat(name, " ", count));
   std::sort(ends.begin(), ends.end());
   absl::StrAppend(&s, "Terminations: ", absl::StrJoin(ends, ", "), "\n");
+  if (m.has_clock_scale_min()) s += ClockScaleText(m) + "\n";
   for (const std::string& d : m.damaged_records())
     absl::StrAppend(&s, "DAMAGED: ", d, "\n");
   if (m.duplicate_records() > 0) {

@@ -5,6 +5,7 @@
 #ifndef ARENA_STANDINGS_H_
 #define ARENA_STANDINGS_H_
 
+#include <limits>
 #include <map>
 #include <string>
 #include <utility>
@@ -86,6 +87,10 @@ class Standings {
     }
     ++terminations_[GameRecord::Termination_Name(g.termination())];
     ++played_;
+    if (g.has_clock_scale()) {
+      clock_scale_min_ = std::min(clock_scale_min_, g.clock_scale());
+      clock_scale_max_ = std::max(clock_scale_max_, g.clock_scale());
+    }
     if (g.termination() == GameRecord::ENGINE_START_FAILURE)
       engine_failed_ = true;
   }
@@ -155,6 +160,10 @@ class Standings {
       *m.add_pairings() = Summary(int(p));
     for (const auto& [name, count] : terminations_)
       (*m.mutable_terminations())[name] = count;
+    if (clock_scale_min_ <= clock_scale_max_) {
+      m.set_clock_scale_min(clock_scale_min_);
+      m.set_clock_scale_max(clock_scale_max_);
+    }
     // A config's anchors are its own players: no error to report.
     RateAgainstAnchors(AnchorRatings(config_), &m).IgnoreError();
     return m;
@@ -198,6 +207,8 @@ class Standings {
   }
   MatchConfig config_;
   std::vector<std::pair<int, int>> pairings_;
+  double clock_scale_min_ = std::numeric_limits<double>::infinity();
+  double clock_scale_max_ = -std::numeric_limits<double>::infinity();
   std::vector<Entry> per_pairing_;
   std::map<std::string, int> terminations_;
   int played_ = 0;
@@ -221,6 +232,9 @@ MatchSummary SummarizeScan(const LogScan& log, const Standings& standings);
 
 // The report that `arena` prints.
 std::string FormatSummary(const MatchSummary& summary);
+// "Clocks scaled to each machine: x0.97 to x2.21" (summary.clock_scale_min
+// and max).
+std::string ClockScaleText(const MatchSummary& summary);
 
 }  // namespace chess
 

@@ -4,8 +4,10 @@
 # across them; mid-run the node under shard 0 is killed (its slurmd and job steps,
 # SIGKILL, as a crash); Slurm requeues the shard, which resumes from its log on another
 # node; the merged result equals the single-machine run with the same seed, game for
-# game. Then the node comes back and takes work again. Everything it made (namespaces,
-# links, bridge, daemons) is removed on exit, failed or not. Run by .ci/run as root;
+# game. Then the node comes back and takes work again. Last, a clock match over a fast
+# node and one held to a quarter of a core scales each node's clocks to its measured
+# speed. Everything it made (namespaces, links, bridge, cgroups, daemons) is removed on
+# exit, failed or not. Run by .ci/run as root;
 # where the cluster cannot start, it says why and is skipped (exit 0, a SKIPPED line).
 #   bash tests/slurm/cluster_test.sh [ARENA]
 set -uo pipefail
@@ -119,6 +121,44 @@ sbatch --wait -w "$node" -o "$WORK/back.out" --wrap hostname >/dev/null 2>&1 ||
   fail "$node took no job after coming back: $(sinfo -h -N -o '%N %T' | tr '\n' ' ')"
 [[ "$(cat "$WORK/back.out" 2>/dev/null)" == "$node" ]] ||
   fail "the job on $node ran elsewhere: '$(cat "$WORK/back.out" 2>/dev/null)'"
+
+# Machines of different speed: node3 held to a quarter of a core. A clock match over
+# node1 and node3 (node2 drained), its clocks scaled to each node's measured speed: the
+# slow node's games get clocks about four times longer, and every game records its factor.
+scontrol update NodeName=node2 State=DRAIN Reason=speed-test >/dev/null 2>&1
+bash tests/slurm/netns_cluster.sh slow "$CLUSTER" node3 25 || fail "node3 could not be slowed"
+cat >"$WORK/clock.textproto" <<CONFIG
+name: "clock"
+players { name: "default" config_file: "$ROOT/configs/engines/default.textproto"
+          overrides { search { hash_mb: 1 } } }
+players { name: "pesto" config_file: "$ROOT/configs/engines/pesto.textproto"
+          overrides { search { hash_mb: 1 } } }
+games: 4
+openings { file: "$ROOT/configs/openings/balanced.epd" order: SHUFFLED }
+time_control { base_ms: 1000 increment_ms: 10 }
+adjudication { max_moves: 16 }
+clock_reference_nps: 1000000
+seed: 10
+CONFIG
+"$ARENA" slurm "$WORK/clock.textproto" --shards=2 --output_dir="$WORK/clock" --wait \
+    2>"$WORK/clock.err" || fail "the clock match failed: $(tail -3 "$WORK/clock.err")"
+scale_on() {  # the clock scale of the games of the shard that ran on node $1
+  local i
+  for i in 0 1; do
+    grep -q "^slurm start: shard $i on $1 " "$WORK"/clock/shard-$i/slurm-*.out 2>/dev/null &&
+      "$ARENA" pgn "$WORK/clock/shard-$i" | grep -oP '^\[ClockScale "\K[0-9.]+' | sort -u
+  done
+}
+fast=$(scale_on node1) slow=$(scale_on node3)
+if [[ $(wc -w <<<"$fast") -ne 1 || $(wc -w <<<"$slow") -ne 1 ]]; then
+  fail "want one clock scale a node, node1: '$fast', node3: '$slow'"
+else
+  awk -v f="$fast" -v s="$slow" 'BEGIN { exit !(s >= 2 * f) }' ||
+    fail "node3 at a quarter of a core got clocks x$slow, node1 x$fast"
+  echo "clocks: node1 x$fast, node3 (25 % of a core) x$slow"
+fi
+"$ARENA" summary "$WORK/clock/merged" | grep -q "^Clocks scaled to each machine: x" ||
+  fail "the summary does not show the clock scales"
 
 if ((failures)); then echo "$failures failure(s)"; exit 1; fi
 echo "cluster: $NODES nodes, node $node killed at $killed_at games, merged = single machine: $same"

@@ -10,6 +10,8 @@
 #   bash tests/slurm/netns_cluster.sh kill DIR NODE     SIGKILLs everything on NODE (its
 #                                                       slurmd and job steps), as a crash
 #   bash tests/slurm/netns_cluster.sh revive DIR NODE   starts NODE's slurmd again
+#   bash tests/slurm/netns_cluster.sh slow DIR NODE P   holds NODE (its slurmd and what it
+#                                                       starts) to P % of one core
 #   bash tests/slurm/netns_cluster.sh down DIR          stops every daemon, removes every
 #                                                       namespace, link and the bridge
 #   bash tests/slurm/netns_cluster.sh check             exit 0 if it can start here
@@ -114,6 +116,29 @@ up() {
   return 1
 }
 
+# A CPU quota on a cgroup of its own (v1's cpu controller, or v2's cpu.max).
+cgroup_of() {
+  if [[ -e /sys/fs/cgroup/cpu/cgroup.procs ]]; then
+    echo "/sys/fs/cgroup/cpu/$NS_PREFIX$1"
+  else
+    echo "/sys/fs/cgroup/$NS_PREFIX$1"
+  fi
+}
+
+slow_node() {
+  local node=$1 percent=$2 group pid
+  group=$(cgroup_of "$node")
+  pid=$(cat "$DIR/slurmd-$node.pid" 2>/dev/null)
+  [[ -n "$pid" ]] || { say "$node has no slurmd to slow"; return 1; }
+  mkdir -p "$group" || { say "cannot make the cgroup $group"; return 1; }
+  if [[ -e "$group/cpu.cfs_quota_us" ]]; then
+    echo 100000 >"$group/cpu.cfs_period_us" && echo $((percent * 1000)) >"$group/cpu.cfs_quota_us"
+  else
+    echo "$((percent * 1000)) 100000" >"$group/cpu.max"
+  fi || { say "cannot set a CPU quota on $group"; return 1; }
+  echo "$pid" >"$group/cgroup.procs" || { say "cannot move $node's slurmd into $group"; return 1; }
+}
+
 kill_node() {
   local pids
   pids=$(ip netns pids "$NS_PREFIX$1" 2>/dev/null)
@@ -122,7 +147,7 @@ kill_node() {
 }
 
 down() {
-  local ns pid
+  local ns pid group
   for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep "^$NS_PREFIX"); do
     kill_node "${ns#"$NS_PREFIX"}"
     ip netns del "$ns" 2>/dev/null
@@ -134,8 +159,11 @@ down() {
     kill -9 "$pid" 2>/dev/null
     rm -f "$DIR/slurmctld.pid"
   fi
-  # A veth goes with its namespace; the bridge is ours to remove.
+  # A veth goes with its namespace; the bridge and the cgroups are ours to remove.
   ip link del "$BRIDGE" 2>/dev/null
+  for group in /sys/fs/cgroup/cpu/"$NS_PREFIX"* /sys/fs/cgroup/"$NS_PREFIX"*; do
+    [[ -d "$group" ]] && rmdir "$group" 2>/dev/null
+  done
   return 0
 }
 
@@ -144,6 +172,7 @@ case "$action" in
       up "$3" || exit 1 ;;
   kill) kill_node "${3:?node}" ;;
   revive) export SLURM_CONF="$DIR/slurm.conf"; start_slurmd "${3:?node}" || exit 1 ;;
+  slow) slow_node "${3:?node}" "${4:?percent}" || exit 1 ;;
   down) [[ -n "$DIR" ]] || exit 2; down; say "down" ;;
   check) check || exit 1 ;;
   *) echo "usage: netns_cluster.sh up|kill|revive|down|check DIR [N|NODE]" >&2; exit 2 ;;
