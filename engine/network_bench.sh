@@ -3,9 +3,9 @@
 # anchor) in the same run, each run in turn so that a machine's drift touches all alike:
 # what a network costs per node.
 #   bash engine/network_bench.sh [RUNS] [DEPTH] [CONFIG...]
-# Defaults: 5 runs of `bench 12` (about a second each) of configs/engines/gen1.textproto
+# Defaults: 5 runs of `bench 12` (about a second each) of tests/data/engines/gen1.textproto
 # (64 units over the side to move, computed afresh, added to the linear evaluation) and
-# configs/engines/gen2.textproto (256 units per side, updated move by move, the whole
+# tests/data/engines/gen2.textproto (256 units per side, updated move by move, the whole
 # evaluation).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +13,7 @@ runs="${1:-5}"
 depth="${2:-12}"
 shift $(( $# < 2 ? $# : 2 ))
 configs=("$@")
-(( ${#configs[@]} )) || configs=(configs/engines/gen1.textproto configs/engines/gen2.textproto)
+(( ${#configs[@]} )) || configs=(tests/data/engines/gen1.textproto tests/data/engines/gen2.textproto)
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 bazel build //engine:uci >/dev/null 2>&1

@@ -69,19 +69,24 @@ std::optional<int> FirstScore(const GameRecord& game) {
   return std::nullopt;
 }
 
-// Where the set's positions came from and who labelled them.
-std::string Provenance(const DatagenConfig& c, const std::string& log_path) {
+// Where the set's positions came from and who labelled them: the command
+// and its seed, which make the set again, not the paths of the machine that
+// made it.
+std::string Provenance(const DatagenConfig& c) {
   const PlayerConfig& p = c.player();
+  auto file_name = [](const std::string& path) {
+    return std::filesystem::path(path).filename().string();
+  };
   const std::string who =
       p.has_external()
-          ? absl::StrCat("UCI program ", p.external().argv(0))
-          : absl::StrCat("in-process config ",
-                         p.has_config_file() ? p.config_file() : "(inline)");
-  return absl::StrCat(
-      "datagen: self-play of \"", p.name(), "\" (", who, "), soft nodes ",
-      c.soft_nodes(), ", random plies ", c.random_plies(), ", seed ", c.seed(),
-      "; labels: its own search scores and the game results; games: ",
-      log_path);
+          ? absl::StrCat("UCI program ", file_name(p.external().argv(0)))
+          : absl::StrCat("in-process config ", p.has_config_file()
+                                                   ? file_name(p.config_file())
+                                                   : "(inline)");
+  return absl::StrCat("datagen: self-play of \"", p.name(), "\" (", who,
+                      "), soft nodes ", c.soft_nodes(), ", random plies ",
+                      c.random_plies(), ", seed ", c.seed(),
+                      "; labels: its own search scores and the game results");
 }
 
 // Calls `visit` with each valid game of a match log, a batch at a time as
@@ -281,7 +286,7 @@ absl::StatusOr<DatagenReport> RunDatagen(const DatagenConfig& config,
       TrainingSetWriter::Create(
           data_path, options.format.value_or(DatasetFormatOf(data_path)));
   if (!writer.ok()) return writer.status();
-  if (absl::Status s = (*writer)->AddSource(Provenance(config, log_path));
+  if (absl::Status s = (*writer)->AddSource(Provenance(config));
       !s.ok())
     return s;
   absl::flat_hash_set<uint64_t> seen;

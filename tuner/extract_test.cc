@@ -114,7 +114,7 @@ TEST(ExtractTest, RecordsTheNamedPlayersColour) {
   // Texel fits the player's offset from such a set, and refuses a colour that
   // is neither. `gen1`: a linear evaluation with a network added to it.
   absl::StatusOr<EngineConfig> gen1 =
-      LoadEngineConfig("configs/engines/gen1.textproto");
+      LoadEngineConfig("tests/data/engines/gen1.textproto");
   ASSERT_TRUE(gen1.ok()) << gen1.status();
   TexelSettings settings;
   settings.set_epochs(2);

@@ -1,5 +1,6 @@
 #include "tuner/network_training.h"
 
+#include <filesystem>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -187,13 +188,19 @@ std::vector<std::string> NetworkProvenance(
     const std::vector<DatasetProvenance>& datasets,
     const NetworkSettings& settings, const std::string& start_path,
     const NetworkParams* start) {
+  // Data sets by what made them (a command and its seed), not by the paths
+  // of the machine that held them; a file that names no source by its name.
+  auto file_name = [](const std::string& path) {
+    return std::filesystem::path(path).filename().string();
+  };
   std::vector<std::string> lines;
   for (const DatasetProvenance& d : datasets) {
     if (d.sources.empty()) {
-      lines.push_back(absl::StrCat("data: ", d.path, " (it names no source)"));
+      lines.push_back(
+          absl::StrCat("data: ", file_name(d.path), " (it names no source)"));
     }
     for (const std::string& source : d.sources)
-      lines.push_back(absl::StrCat("data: ", d.path, ": ", source));
+      lines.push_back(absl::StrCat("data: ", source));
   }
   lines.push_back(absl::StrFormat(
       "settings: %s, hidden %d, %d epochs, learning rate %g, batch %d, seed "
@@ -228,7 +235,7 @@ std::vector<std::string> NetworkProvenance(
             : absl::StrCat(" on top of ", start_path, "'s linear evaluation")));
     return lines;
   }
-  lines.push_back(absl::StrCat("start: the network of ", start_path));
+  lines.push_back(absl::StrCat("start: the network of ", file_name(start_path)));
   if (start->provenance().empty())
     lines.push_back("  (it records no provenance)");
   for (const std::string& line : start->provenance())

@@ -174,8 +174,7 @@ TEST(NetworkTrainingTest, ProvenanceNamesDataSettingsAndStart) {
   const std::vector<std::string> fresh =
       NetworkProvenance(data, settings, "tuned.textproto", nullptr);
   ASSERT_EQ(fresh.size(), 4u);
-  EXPECT_EQ(fresh[0],
-            "data: gen1.bin: datagen: self-play of \"tuned\"; labels: its own");
+  EXPECT_EQ(fresh[0], "data: datagen: self-play of \"tuned\"; labels: its own");
   EXPECT_EQ(fresh[1], "data: old.epd (it names no source)");
   EXPECT_EQ(fresh[2].rfind("settings: side to move, hidden 64, 20 epochs", 0),
             0u);
@@ -190,6 +189,10 @@ TEST(NetworkTrainingTest, ProvenanceNamesDataSettingsAndStart) {
       NetworkProvenance({data[0]}, settings, "gen1.textproto", &start);
   ASSERT_EQ(more.size(), 3u + fresh.size());
   EXPECT_EQ(more[2], "start: the network of gen1.textproto");
+  // Paths of the machine that trained it are not kept.
+  EXPECT_EQ(NetworkProvenance({{"/tmp/x/old.epd", {}}}, settings,
+                              "/tmp/x/gen1.textproto", &start)[0],
+            "data: old.epd (it names no source)");
   EXPECT_EQ(more[3], "  " + fresh[0]);
   EXPECT_EQ(
       NetworkProvenance({}, settings, "x", &NetworkParams::default_instance())

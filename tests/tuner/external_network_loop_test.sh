@@ -45,7 +45,7 @@ start=$(date +%s)
 echo "one generation, $games games of data and up to $games of SPRT: $(( $(date +%s) - start )) s"
 cat first.txt
 [[ -s run/gen1.bin ]] || fail "generation 1 wrote no network file"
-grep -q "^data: run/gen1/data.bin: datagen: self-play of \"uci\"" run/gen1.bin.provenance ||
+grep -q "^data: datagen: self-play of \"uci\"" run/gen1.bin.provenance ||
   fail "no provenance beside the file: $(head -3 run/gen1.bin.provenance)"
 grep -q "^start: the network of .*start.bin" run/gen1.bin.provenance ||
   fail "the provenance does not name the start: $(grep start run/gen1.bin.provenance)"

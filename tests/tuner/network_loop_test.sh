@@ -53,7 +53,9 @@ grep -c '^  data: "run/gen[12]/data.bin"' run/report.textproto | grep -qx 3 ||
   fail "the record lacks the data sets: $(grep 'data:' run/report.textproto)"
 grep -c '^  data: ".*before/data.bin"' run/report.textproto | grep -qx 2 ||
   fail "the record lacks the data sets: $(grep 'data:' run/report.textproto)"
-grep -q 'provenance: "data: run/gen2/data.bin: datagen: self-play of ' run/report.textproto ||
+# Generation 2 trained on both generations' data, each named by its command and seed.
+(( $(grep -o 'provenance: "data: datagen: self-play of [^;]*seed [0-9]*' run/report.textproto |
+     sort -u | wc -l) >= 2 )) ||
   fail "the record lacks the provenance: $(grep provenance run/report.textproto | head -3)"
 grep -q 'provenance: "settings: perspective, hidden 32' run/report.textproto ||
   fail "the record lacks the settings"
