@@ -54,6 +54,7 @@
 #include "arena/pgn_out.h"
 #include "arena/report.h"
 #include "arena/slurm.h"
+#include "arena/venue.h"
 #include "common/files.h"
 #include "common/program.h"
 #include "common/subcommands.h"
@@ -72,6 +73,9 @@ ABSL_FLAG(bool, drop_damaged, false,
           "games.log.damaged) and playing their games again");
 ABSL_FLAG(bool, progress, true, "live progress on stderr");
 ABSL_FLAG(int, shards, 4, "slurm: number of shards (array tasks)");
+ABSL_FLAG(int, cpus_per_shard, 0,
+          "slurm: each shard's CPUs and games at once (0: the config's "
+          "concurrency, at least 1)");
 ABSL_FLAG(
     std::vector<std::string>, sbatch, {},
     "slurm: extra sbatch options, comma-separated (--sbatch=--partition=x)");
@@ -332,11 +336,17 @@ int Slurm(const std::vector<char*>& args) {
     std::cerr << match.status().message() << "\n";
     return chess::kExitBadInput;
   }
-  chess::SlurmJob job;
-  job.shards = absl::GetFlag(FLAGS_shards);
-  job.cpus_per_task = absl::GetFlag(FLAGS_concurrency) > 0
-                          ? absl::GetFlag(FLAGS_concurrency)
-                          : std::max(1, match->config.concurrency());
+  chess::Venue venue;
+  venue.shards = absl::GetFlag(FLAGS_shards);
+  venue.cpus_per_shard = absl::GetFlag(FLAGS_cpus_per_shard) > 0
+                             ? absl::GetFlag(FLAGS_cpus_per_shard)
+                             : std::max(1, match->config.concurrency());
+  venue.arena = fs::read_symlink("/proc/self/exe").string();
+  venue.sbatch_options = absl::GetFlag(FLAGS_sbatch);
+  if (venue.shards < 1) {
+    std::cerr << "slurm: --shards=" << venue.shards << " is below 1\n";
+    return chess::kExitBadInput;
+  }
   std::string dir = chess::CommandLinePath(absl::GetFlag(FLAGS_output_dir));
   if (dir.empty()) dir = chess::CommandLinePath(match->config.output_dir());
   if (dir.empty()) {
@@ -344,30 +354,32 @@ int Slurm(const std::vector<char*>& args) {
                  "filesystem every node sees\n";
     return chess::kExitBadInput;
   }
-  job.output_dir = fs::absolute(dir).lexically_normal().string();
-  job.arena = fs::read_symlink("/proc/self/exe").string();
-  job.config = config;
-  job.name = match->config.name().empty() ? "arena" : match->config.name();
-  job.sbatch_options = absl::GetFlag(FLAGS_sbatch);
-  if (absl::Status s = chess::ValidateSlurmJob(job); !s.ok()) {
-    std::cerr << s.message() << "\n";
-    return chess::kExitBadInput;
-  }
   if (absl::GetFlag(FLAGS_dry_run)) {
-    job.arena = chess::RunCopyOfArena(job);
-    std::cout << "# " << job.output_dir << "/shards.sbatch\n"
-              << chess::ShardArrayScript(job) << "\n# " << job.output_dir
-              << "/merge.sbatch (--dependency=afterany:<shards job>)\n"
-              << chess::MergeScript(job);
+    absl::StatusOr<std::string> scripts =
+        chess::SlurmScripts(*match, venue, dir);
+    if (!scripts.ok()) {
+      std::cerr << scripts.status().message() << "\n";
+      return chess::kExitBadInput;
+    }
+    std::cout << *scripts;
     return chess::kExitOk;
   }
-  const absl::StatusOr<int> code =
-      chess::SubmitSlurmJob(job, absl::GetFlag(FLAGS_wait), std::cerr);
-  if (!code.ok()) {
-    std::cerr << code.status().message() << "\n";
-    return chess::ExitCodeFor(code.status());
+  if (!absl::GetFlag(FLAGS_wait)) {
+    const absl::Status s = chess::SubmitAnywhere(*match, venue, dir, std::cerr);
+    if (!s.ok()) std::cerr << s.message() << "\n";
+    return s.ok() ? chess::kExitOk : chess::ExitCodeFor(s);
   }
-  return *code;
+  chess::RunOptions options;
+  options.output_dir = dir;
+  options.notes = &std::cerr;
+  const absl::StatusOr<chess::MatchSummary> summary =
+      chess::PlayAnywhere(*match, venue, options);
+  if (!summary.ok()) {
+    std::cerr << summary.status().message() << "\n";
+    return chess::ExitCodeFor(summary.status());
+  }
+  std::cout << chess::FormatSummary(*summary);
+  return summary->exit_code();
 }
 
 // "I/N" with 0 <= I < N.
@@ -554,8 +566,8 @@ const std::vector<chess::Subcommand>& Subcommands() {
       {"merge", "LOG|DIR... --output_dir=DIR", {"output_dir"}, Merge},
       {"status", "DIR|LOG...", {}, Status},
       {"slurm",
-       "CONFIG --shards=N [--wait] [--dry_run]",
-       {"shards", "concurrency", "sbatch", "dry_run", "wait", "output_dir"},
+       "CONFIG --shards=N [--cpus_per_shard=C] [--wait] [--dry_run]",
+       {"shards", "cpus_per_shard", "sbatch", "dry_run", "wait", "output_dir"},
        Slurm},
       {"book",
        "--out=FILE",

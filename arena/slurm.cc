@@ -98,10 +98,6 @@ absl::Status ValidateSlurmJob(const SlurmJob& job) {
   return absl::OkStatus();
 }
 
-std::string RunCopyOfArena(const SlurmJob& job) {
-  return job.output_dir + "/bin/arena";
-}
-
 absl::StatusOr<int> SubmitSlurmJob(SlurmJob job, bool wait,
                                    std::ostream& notes) {
   namespace fs = std::filesystem;
@@ -109,17 +105,6 @@ absl::StatusOr<int> SubmitSlurmJob(SlurmJob job, bool wait,
   std::error_code ec;
   for (int i = 0; i < job.shards; ++i)
     fs::create_directories(absl::StrCat(job.output_dir, "/shard-", i), ec);
-  // Copied beside, then renamed: a running shard keeps the file it started.
-  const std::string copy = RunCopyOfArena(job);
-  fs::create_directories(fs::path(copy).parent_path(), ec);
-  fs::copy_file(job.arena, copy + ".partial",
-                fs::copy_options::overwrite_existing, ec);
-  if (!ec) fs::rename(copy + ".partial", copy, ec);
-  if (ec) {
-    return absl::InternalError(absl::StrCat("slurm: cannot copy ", job.arena,
-                                            " to ", copy, ": ", ec.message()));
-  }
-  job.arena = copy;
   for (const auto& [name, text] :
        {std::pair{"shards.sbatch", ShardArrayScript(job)},
         std::pair{"merge.sbatch", MergeScript(job)}}) {

@@ -1,8 +1,8 @@
 // A match on a Slurm cluster: one array task per shard (arena --shard=I/N into
 // OUTPUT_DIR/shard-I on a shared filesystem, requeued after preemption, each
 // resuming its own log), then a job that depends on them all and merges. The
-// one place that writes the batch scripts, submits them and waits for them:
-// `arena slurm` and the tuner's matches both come here.
+// one place that writes the batch scripts, submits them and waits for them,
+// for the front door (arena/venue.h), through which every match comes.
 #ifndef ARENA_SLURM_H_
 #define ARENA_SLURM_H_
 
@@ -39,21 +39,16 @@ std::string ShardArrayScript(const SlurmJob& job);
 // --dependency=afterany:<array job id>. Its exit code is the arena's.
 std::string MergeScript(const SlurmJob& job);
 
-// Where SubmitSlurmJob copies the arena binary: OUTPUT_DIR/bin/arena, on the
-// shared filesystem, so that nodes that never built it run it and a rebuild
-// during the run changes nothing.
-std::string RunCopyOfArena(const SlurmJob& job);
-
-// Validates `job`, copies its arena binary to RunCopyOfArena, writes
-// OUTPUT_DIR/shards.sbatch and merge.sbatch (running that copy), submits both
-// and, when `wait`, waits for the merge: returns its exit code (the arena's),
-// else 0 once submitted. Progress lines go to `notes`.
+// Validates `job`, writes OUTPUT_DIR/shards.sbatch and merge.sbatch (running
+// job.arena: the run's copy, arena/venue.h), submits both and, when `wait`,
+// waits for the merge: returns its exit code (the arena's), else 0 once
+// submitted. Progress lines go to `notes`.
 absl::StatusOr<int> SubmitSlurmJob(SlurmJob job, bool wait,
                                    std::ostream& notes);
 
 // Inside an allocation (salloc, sbatch): the shards as the tasks of one
-// `srun` step (task I plays shard I, running job.arena in place), then their
-// logs merged here into OUTPUT_DIR/merged. Returns the merged standings.
+// `srun` step (task I plays shard I, running job.arena), then their logs
+// merged here into OUTPUT_DIR/merged. Returns the merged standings.
 absl::StatusOr<MatchSummary> PlayShardsWithSrun(const SlurmJob& job);
 
 // A job as `scontrol show job -o ID` describes it.

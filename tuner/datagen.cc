@@ -129,7 +129,7 @@ absl::StatusOr<MatchRequest> DatagenMatch(const DatagenConfig& config,
                                           const PlayerConfig& player,
                                           const std::string& config_dir,
                                           const std::string& output_dir,
-                                          const SlurmOptions& slurm,
+                                          const Venue& venue,
                                           std::vector<Opening>* openings) {
   MatchRequest r;
   if (player.has_external()) {
@@ -158,7 +158,7 @@ absl::StatusOr<MatchRequest> DatagenMatch(const DatagenConfig& config,
   r.seed = config.seed();
   r.concurrency = config.concurrency();
   r.output_dir = (fs::path(output_dir) / "games").string();
-  r.slurm = slurm;
+  r.venue = venue;
   return r;
 }
 
@@ -229,7 +229,7 @@ absl::StatusOr<DatagenReport> RunDatagen(const DatagenConfig& config,
                                          const std::string& output_dir,
                                          const std::string& data_path,
                                          const DatagenOptions& options) {
-  const SlurmOptions& slurm = options.slurm;
+  const Venue& venue = options.venue;
   const bool played_only = options.played_only;
   if (absl::Status s = Validate(config); !s.ok()) return s;
   PlayerConfig player = config.player();
@@ -239,7 +239,7 @@ absl::StatusOr<DatagenReport> RunDatagen(const DatagenConfig& config,
 
   std::vector<Opening> openings;
   absl::StatusOr<MatchRequest> request =
-      DatagenMatch(config, player, config_dir, output_dir, slurm, &openings);
+      DatagenMatch(config, player, config_dir, output_dir, venue, &openings);
   if (!request.ok()) return request.status();
   request->drop_damaged = options.drop_damaged;
   const MatchRequest& r = *request;
@@ -276,7 +276,7 @@ absl::StatusOr<DatagenReport> RunDatagen(const DatagenConfig& config,
   }
   DatagenReport report;
   report.seconds = clock.Seconds();
-  report.cores = slurm.shards > 0 ? slurm.shards * slurm.cpus_per_shard
+  report.cores = venue.shards > 0 ? venue.shards * venue.cpus_per_shard
                  : config.concurrency() > 0
                      ? config.concurrency()
                      : int(std::max(1u, std::thread::hardware_concurrency()));
@@ -286,8 +286,7 @@ absl::StatusOr<DatagenReport> RunDatagen(const DatagenConfig& config,
       TrainingSetWriter::Create(
           data_path, options.format.value_or(DatasetFormatOf(data_path)));
   if (!writer.ok()) return writer.status();
-  if (absl::Status s = (*writer)->AddSource(Provenance(config));
-      !s.ok())
+  if (absl::Status s = (*writer)->AddSource(Provenance(config)); !s.ok())
     return s;
   absl::flat_hash_set<uint64_t> seen;
   int64_t new_positions = 0, search_us = 0;

@@ -42,7 +42,7 @@ struct DatagenReport {
 
 // How a datagen run plays and writes.
 struct DatagenOptions {
-  SlurmOptions slurm;  // none: the games in this process
+  Venue venue;  // none: the games in this process
   // No game is played: the set holds the games a run stopped early had
   // finished.
   bool played_only = false;

@@ -79,7 +79,7 @@ LoopPlayer ExternalPlayer(const LoopConfig& config,
 absl::StatusOr<DatagenReport> GenerationData(
     const LoopConfig& config, const std::string& config_dir,
     const fs::path& gen_dir, const LoopPlayer& best, int g, int games,
-    uint64_t seed_offset, const std::string& name, const SlurmOptions& slurm) {
+    uint64_t seed_offset, const std::string& name, const Venue& venue) {
   DatagenConfig datagen = config.datagen();
   PlayerConfig* player = datagen.mutable_player();
   player->Clear();
@@ -94,7 +94,7 @@ absl::StatusOr<DatagenReport> GenerationData(
   datagen.set_games(games);
   datagen.set_seed(datagen.seed() + seed_offset + uint64_t(g) * 1000);
   DatagenOptions options;
-  options.slurm = slurm;
+  options.venue = venue;
   return RunDatagen(datagen, config_dir, (gen_dir / name).string(),
                     (gen_dir / (name + ".bin")).string(), options);
 }
@@ -117,18 +117,18 @@ absl::StatusOr<EngineConfig> TrainedBefore(const LoopConfig& config,
 absl::StatusOr<EngineConfig> NetworkCandidate(
     const LoopConfig& config, const std::string& config_dir,
     const std::string& output_dir, const std::string& candidate_path,
-    const LoopPlayer& best, int g, const SlurmOptions& slurm, std::ostream& log,
+    const LoopPlayer& best, int g, const Venue& venue, std::ostream& log,
     NetworkData& data, GenerationRow& row) {
   const fs::path gen_dir = fs::path(output_dir) / absl::StrCat("gen", g);
   log << "generation " << g << ": data from the best's games\n";
   absl::StatusOr<DatagenReport> made =
       GenerationData(config, config_dir, gen_dir, best, g,
-                     config.datagen().games(), 0, "data", slurm);
+                     config.datagen().games(), 0, "data", venue);
   if (!made.ok()) return made.status();
   log << FormatDatagenReport(*made);
   absl::StatusOr<DatagenReport> held_out =
       GenerationData(config, config_dir, gen_dir, best, g,
-                     config.held_out_games(), 500, "held_out", slurm);
+                     config.held_out_games(), 500, "held_out", venue);
   if (!held_out.ok()) return held_out.status();
   if (!config.accumulate_data()) {
     data.paths.clear();
@@ -291,8 +291,7 @@ absl::Status WriteBest(const LoopConfig& config, const LoopPlayer& best,
 absl::StatusOr<LoopReport> RunLoop(const LoopConfig& loop_config,
                                    const std::string& config_dir,
                                    const std::string& output_dir,
-                                   std::ostream& log,
-                                   const SlurmOptions& slurm) {
+                                   std::ostream& log, const Venue& venue) {
   const LoopConfig config = WithResolvedEngine(loop_config, config_dir);
   if (config.has_network()) {
     if (!config.has_datagen()) {
@@ -351,7 +350,7 @@ absl::StatusOr<LoopReport> RunLoop(const LoopConfig& loop_config,
     r.second_name = b_name;
     r.openings = &openings;
     r.book_path = book;
-    r.slurm = slurm;
+    r.venue = venue;
     r.games = games;
     r.nodes = config.selfplay_nodes();
     r.seed = seed;
@@ -380,7 +379,7 @@ absl::StatusOr<LoopReport> RunLoop(const LoopConfig& loop_config,
     if (config.has_network()) {
       absl::StatusOr<EngineConfig> trained =
           NetworkCandidate(config, config_dir, output_dir, candidate_path, best,
-                           g, slurm, log, network_data, *row);
+                           g, venue, log, network_data, *row);
       if (!trained.ok()) return trained.status();
       candidate = *std::move(trained);
     } else {

@@ -14,12 +14,11 @@
 namespace chess {
 
 // Its matches (self-play, SPRT, against the start) are played in process or
-// as `slurm` says.
+// as `venue` says.
 absl::StatusOr<LoopReport> RunLoop(const LoopConfig& config,
                                    const std::string& config_dir,
                                    const std::string& output_dir,
-                                   std::ostream& log,
-                                   const SlurmOptions& slurm = {});
+                                   std::ostream& log, const Venue& venue = {});
 
 std::string FormatLoopReport(const LoopReport& report);
 

@@ -1,6 +1,5 @@
 #include "tuner/network_training.h"
 
-#include <filesystem>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -9,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <limits>
 #include <numeric>
 #include <random>
@@ -235,7 +235,8 @@ std::vector<std::string> NetworkProvenance(
             : absl::StrCat(" on top of ", start_path, "'s linear evaluation")));
     return lines;
   }
-  lines.push_back(absl::StrCat("start: the network of ", file_name(start_path)));
+  lines.push_back(
+      absl::StrCat("start: the network of ", file_name(start_path)));
   if (start->provenance().empty())
     lines.push_back("  (it records no provenance)");
   for (const std::string& line : start->provenance())

@@ -3,7 +3,6 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <sstream>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -12,11 +11,8 @@
 #include "arena/match_setup.h"
 #include "arena/merge.h"
 #include "arena/schedule.h"
-#include "arena/slurm.h"
 #include "common/exit_code.h"
 #include "common/files.h"
-#include "common/program.h"
-#include "google/protobuf/text_format.h"
 
 namespace chess {
 namespace {
@@ -86,79 +82,28 @@ LoadedMatch LoadedMatchFor(const MatchRequest& r) {
   return match;
 }
 
-absl::StatusOr<MatchSummary> PlayInProcess(const MatchRequest& r) {
-  const LoadedMatch match = LoadedMatchFor(r);
-  RunOptions options;
-  options.output_dir = r.output_dir;
-  options.concurrency = r.concurrency;
-  options.drop_damaged = r.drop_damaged;
-  options.progress = false;
-  return PlayMatchForSummary(match, options);
-}
-
-// The job the request's match is on Slurm, its config at `config_path`.
-SlurmJob JobFor(const MatchRequest& r, const std::string& config_path) {
-  const SlurmOptions& s = r.slurm;
-  SlurmJob job;
-  job.arena = fs::absolute(s.arena).string();
-  job.config = config_path;
-  job.output_dir = fs::absolute(r.output_dir).lexically_normal().string();
-  job.name = MatchConfigFor(r).name();
-  if (job.name.empty()) job.name = "tuner";
-  job.shards = s.shards;
-  job.cpus_per_task = s.cpus_per_shard;
-  job.sbatch_options = s.sbatch_options;
-  return job;
-}
-
-// The shards and the merge as batch jobs, waited for (arena/slurm.h).
-absl::StatusOr<MatchSummary> PlayWithSbatch(const MatchRequest& r,
-                                            const std::string& config_path) {
-  const SlurmJob job = JobFor(r, config_path);
-  std::ostringstream notes;
-  const absl::StatusOr<int> code = SubmitSlurmJob(job, /*wait=*/true, notes);
-  if (!code.ok()) return code.status();
-  if (*code != kExitOk && *code != kExitH0) {
-    return absl::Status(
-        StatusCodeForExit(*code),
-        absl::StrCat("the merge of ", config_path, " exited with ", *code,
-                     "; see ", r.output_dir, "/merge-*.out"));
-  }
-  return SummarizeLog(PlayedLogPath(r));
-}
-
-absl::StatusOr<MatchSummary> PlayOnSlurm(const MatchRequest& r) {
-  MatchConfig config = MatchConfigFor(r);
-  if (r.openings && !r.openings->empty()) {
-    if (r.book_path.empty()) {
-      return absl::InvalidArgumentError(
-          "a match on Slurm needs the path of its opening book");
-    }
-    config.mutable_openings()->set_file(fs::absolute(r.book_path).string());
-  }
-  std::error_code ec;
-  fs::create_directories(r.output_dir, ec);
-  if (ec) {
-    return absl::InternalError(absl::StrCat(r.output_dir, ": ", ec.message()));
-  }
-  std::string text;
-  google::protobuf::TextFormat::PrintToString(config, &text);
-  const std::string config_path =
-      fs::absolute(fs::path(r.output_dir) / "match.textproto").string();
-  if (absl::Status s = WriteFileAtomically(config_path, text); !s.ok())
-    return s;
-  return r.slurm.use_srun ? PlayShardsWithSrun(JobFor(r, config_path))
-                          : PlayWithSbatch(r, config_path);
-}
-
 }  // namespace
 
 absl::StatusOr<MatchSummary> PlayMatch(const MatchRequest& r) {
   // What the arena checks of any match, before anything is played: the
   // request's players, limits and adjudication come from a user's config.
   if (absl::Status s = ValidateMatchShape(MatchConfigFor(r)); !s.ok()) return s;
-  absl::StatusOr<MatchSummary> summary =
-      r.slurm.shards > 0 ? PlayOnSlurm(r) : PlayInProcess(r);
+  LoadedMatch match = LoadedMatchFor(r);
+  if (r.venue.shards > 0 && r.openings && !r.openings->empty()) {
+    // The shards read the book again.
+    if (r.book_path.empty()) {
+      return absl::InvalidArgumentError(
+          "a match on Slurm needs the path of its opening book");
+    }
+    match.config.mutable_openings()->set_file(
+        fs::absolute(r.book_path).string());
+  }
+  RunOptions options;
+  options.output_dir = r.output_dir;
+  options.concurrency = r.concurrency;
+  options.drop_damaged = r.drop_damaged;
+  options.progress = false;
+  absl::StatusOr<MatchSummary> summary = PlayAnywhere(match, r.venue, options);
   // The cause's code stays, so that the tuner exits as the arena would have.
   if (!summary.ok()) {
     return absl::Status(summary.status().code(),
@@ -191,9 +136,7 @@ absl::Status CheckPlayedLog(const MatchRequest& r) {
 }
 
 std::string PlayedLogPath(const MatchRequest& r) {
-  const fs::path dir(r.output_dir);
-  return (r.slurm.shards > 0 ? dir / "merged" / "games.log" : dir / "games.log")
-      .string();
+  return PlayedLogPath(r.output_dir, r.venue);
 }
 
 std::string DefaultArenaBinary() {

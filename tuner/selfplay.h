@@ -1,5 +1,6 @@
-// Matches the tuner needs (self-play, SPSA pairs, acceptance tests), played by
-// the arena in process or, split into shards, by the arena on Slurm.
+// Matches the tuner needs (self-play, SPSA pairs, acceptance tests), described
+// as the tuner thinks of them and played through the arena's front door
+// (arena/venue.h): in process or, split into shards, on Slurm.
 #ifndef TUNER_SELFPLAY_H_
 #define TUNER_SELFPLAY_H_
 
@@ -10,25 +11,10 @@
 
 #include "absl/status/statusor.h"
 #include "arena/match.h"
+#include "arena/venue.h"
 #include "engine/engine_config.pb.h"
 
 namespace chess {
-
-// Where the tuner's matches are played: in this process (shards == 0), or
-// each match split into `shards` shards of the arena's schedule on Slurm, with
-// the same games, so the same results, as in process.
-struct SlurmOptions {
-  int shards = 0;
-  int cpus_per_shard = 1;  // each shard's concurrency
-  std::string arena;       // the arena binary that plays the shards
-  // Submit each match with `arena slurm --wait` (an array job and a merge
-  // job, queued like any job) ...
-  std::vector<std::string> sbatch_options;
-  // ... or, inside an allocation (salloc or sbatch: SLURM_JOB_ID is set), as
-  // job steps with srun: no queueing per match, which suits SPSA's many small
-  // matches.
-  bool use_srun = false;
-};
 
 struct MatchRequest {
   EngineConfig first, second;
@@ -52,7 +38,9 @@ struct MatchRequest {
   // Receives games.log, games.pgn, result.textproto; on Slurm, match.textproto,
   // shard-I/ and merged/.
   std::string output_dir;
-  SlurmOptions slurm;
+  // Where the match is played (arena/venue.h, the front door every match
+  // goes through): in this process unless it names shards.
+  Venue venue;
   // A log with damaged records is rewritten without them (as the arena's
   // --drop_damaged) instead of refused.
   bool drop_damaged = false;

@@ -112,14 +112,13 @@ absl::StatusOr<std::vector<double>> ExternalStart(const SpsaConfig& config) {
 MatchRequest IterationMatch(const SpsaConfig& config, int k,
                             const std::vector<Opening>& openings,
                             const std::string& book,
-                            const std::string& work_dir,
-                            const SlurmOptions& slurm) {
+                            const std::string& work_dir, const Venue& venue) {
   MatchRequest request;
   request.first_name = "plus";
   request.second_name = "minus";
   request.openings = &openings;
   request.book_path = book;
-  request.slurm = slurm;
+  request.venue = venue;
   request.games = 2 * config.pairs_per_iteration();
   request.nodes = config.nodes();
   request.seed = Mix64(config.seed() + uint64_t(k));
@@ -246,14 +245,14 @@ absl::Status RunExternalSpsa(const SpsaConfig& config,
                              const std::string& book,
                              const std::string& state_path,
                              const std::string& work_dir, std::ostream& log,
-                             const SlurmOptions& slurm) {
+                             const Venue& venue) {
   absl::StatusOr<std::vector<double>> start = ExternalStart(config);
   if (!start.ok()) return start.status();
   const SpsaMatch play_pairs =
       [&](int k, const std::vector<double>& plus,
           const std::vector<double>& minus) -> absl::StatusOr<int> {
     MatchRequest request =
-        IterationMatch(config, k, openings, book, work_dir, slurm);
+        IterationMatch(config, k, openings, book, work_dir, venue);
     request.first_external = WithOptions(config, plus);
     request.second_external = WithOptions(config, minus);
     absl::StatusOr<MatchSummary> summary = PlayMatch(request);
@@ -288,7 +287,7 @@ absl::Status RunExternalSpsa(const SpsaConfig& config,
 
 absl::Status RunSpsa(const SpsaConfig& config, const std::string& config_dir,
                      const std::string& state_path, const std::string& work_dir,
-                     std::ostream& log, const SlurmOptions& slurm) {
+                     std::ostream& log, const Venue& venue) {
   const bool external = config.has_engine();
   if (external && !config.engine_config().empty()) {
     return absl::InvalidArgumentError(
@@ -322,7 +321,7 @@ absl::Status RunSpsa(const SpsaConfig& config, const std::string& config_dir,
       resolved.mutable_engine()->set_working_dir(
           ResolvePath(config_dir, resolved.engine().working_dir()));
     return RunExternalSpsa(resolved, openings, book, state_path, work_dir, log,
-                           slurm);
+                           venue);
   }
   for (const SpsaParameter& p : config.parameters()) {
     absl::StatusOr<double> v = GetNumericConfigOption(p.name(), *base);
@@ -333,7 +332,7 @@ absl::Status RunSpsa(const SpsaConfig& config, const std::string& config_dir,
       [&](int k, const std::vector<double>& plus,
           const std::vector<double>& minus) -> absl::StatusOr<int> {
     MatchRequest request =
-        IterationMatch(config, k, openings, book, work_dir, slurm);
+        IterationMatch(config, k, openings, book, work_dir, venue);
     request.first = *base;
     request.second = *base;
     if (absl::Status s = Apply(config, plus, &request.first); !s.ok()) return s;

@@ -40,10 +40,10 @@ absl::StatusOr<std::vector<double>> RunSpsaIterations(
 // RunSpsaIterations with arena games from `config.engine_config()`; game logs
 // go to `work_dir`, and the engine config with the final theta to
 // `work_dir`/final.textproto. Each iteration's pairs are one match, played in
-// process or as `slurm` says.
+// process or as `venue` says.
 absl::Status RunSpsa(const SpsaConfig& config, const std::string& config_dir,
                      const std::string& state_path, const std::string& work_dir,
-                     std::ostream& log, const SlurmOptions& slurm = {});
+                     std::ostream& log, const Venue& venue = {});
 
 }  // namespace chess
 

@@ -25,7 +25,7 @@
 //               a bullet network as the evaluation of a config
 //   tuner spsa SPSA.textproto --state=FILE --work_dir=DIR
 //   tuner loop LOOP.textproto --output_dir=DIR
-//     datagen, spsa and loop on Slurm: --slurm_shards=N [--slurm_cpus=C]
+//     datagen, spsa and loop on Slurm: --shards=N [--cpus_per_shard=C]
 //     [--sbatch=OPT,...] (each match through sbatch) or [--srun] (inside an
 //     allocation: each match's shards as job steps)
 //   tuner report LOOP_DIR|TEXEL_RECORD|SPSA_STATE [--out=FILE.html]
@@ -171,11 +171,10 @@ ABSL_FLAG(std::string, work_dir, "", "spsa: directory for game logs");
 ABSL_FLAG(std::string, output_dir, "",
           "loop, datagen: output directory (resumed when it holds a run)");
 ABSL_FLAG(int, positions, 1000000, "bench: positions");
-ABSL_FLAG(
-    int, slurm_shards, 0,
-    "spsa, loop, datagen: play each match as this many shards on Slurm (0: in "
-    "this process)");
-ABSL_FLAG(int, slurm_cpus, 1,
+ABSL_FLAG(int, shards, 0,
+          "spsa, loop, datagen: play each match as this many shards on Slurm "
+          "(0: in this process)");
+ABSL_FLAG(int, cpus_per_shard, 1,
           "spsa, loop, datagen: CPUs (games at once) per shard");
 ABSL_FLAG(bool, srun, false,
           "spsa, loop, datagen: inside an allocation (salloc/sbatch), start "
@@ -675,28 +674,22 @@ int Texel() {
   return 0;
 }
 
-// Where spsa and loop play their matches, from the flags.
-absl::StatusOr<chess::SlurmOptions> SlurmFromFlags() {
-  chess::SlurmOptions slurm;
-  slurm.shards = absl::GetFlag(FLAGS_slurm_shards);
-  slurm.cpus_per_shard = absl::GetFlag(FLAGS_slurm_cpus);
-  slurm.use_srun = absl::GetFlag(FLAGS_srun);
-  slurm.sbatch_options = absl::GetFlag(FLAGS_sbatch);
-  slurm.arena = chess::CommandLinePath(absl::GetFlag(FLAGS_arena));
-  if (slurm.arena.empty()) slurm.arena = chess::DefaultArenaBinary();
-  if (slurm.arena.find('/') != std::string::npos)
-    slurm.arena = fs::absolute(slurm.arena).string();
-  if (slurm.shards < 0 || slurm.shards > 10000 || slurm.cpus_per_shard < 1) {
-    return absl::InvalidArgumentError(
-        "--slurm_shards must be 0 to 10000 and --slurm_cpus at least 1");
+// Where spsa, loop and datagen play their matches, from the flags (the
+// arena's vocabulary: shards, CPUs per shard, sbatch or srun).
+absl::StatusOr<chess::Venue> VenueFromFlags() {
+  chess::Venue venue;
+  venue.shards = absl::GetFlag(FLAGS_shards);
+  venue.cpus_per_shard = absl::GetFlag(FLAGS_cpus_per_shard);
+  venue.use_srun = absl::GetFlag(FLAGS_srun);
+  venue.sbatch_options = absl::GetFlag(FLAGS_sbatch);
+  venue.arena = chess::CommandLinePath(absl::GetFlag(FLAGS_arena));
+  if (venue.arena.empty()) venue.arena = chess::DefaultArenaBinary();
+  if (venue.arena.find('/') != std::string::npos)
+    venue.arena = fs::absolute(venue.arena).string();
+  if (absl::Status s = chess::ValidateVenue(venue); !s.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("--", s.message()));
   }
-  if (slurm.use_srun && slurm.shards > 0 && !std::getenv("SLURM_JOB_ID")) {
-    return absl::InvalidArgumentError(
-        "--srun starts job steps of an allocation: run the tuner inside "
-        "salloc or sbatch, or leave --srun out to submit each match with "
-        "sbatch");
-  }
-  return slurm;
+  return venue;
 }
 
 int Report(const std::vector<char*>& rest) {
@@ -822,7 +815,7 @@ int Bench() {
 // relative to it) and the Slurm flags.
 struct TuningRunArgs {
   std::string path, dir;
-  chess::SlurmOptions slurm;
+  chess::Venue venue;
 };
 absl::StatusOr<TuningRunArgs> TuningRunFrom(
     const std::string& command, const std::vector<char*>& operands) {
@@ -831,9 +824,9 @@ absl::StatusOr<TuningRunArgs> TuningRunFrom(
   TuningRunArgs run;
   run.path = chess::CommandLinePath(operands[0]);
   run.dir = fs::path(run.path).parent_path().string();
-  absl::StatusOr<chess::SlurmOptions> slurm = SlurmFromFlags();
-  if (!slurm.ok()) return slurm.status();
-  run.slurm = *slurm;
+  absl::StatusOr<chess::Venue> venue = VenueFromFlags();
+  if (!venue.ok()) return venue.status();
+  run.venue = *venue;
   return run;
 }
 
@@ -848,8 +841,10 @@ int Spsa(const std::vector<char*>& operands) {
   if (state.empty() || work.empty())
     return Fail(
         absl::InvalidArgumentError("spsa needs --state and --work_dir"));
+  chess::Venue venue = run->venue;
+  venue.run_dir = work;  // one copy of the arena for every iteration
   if (absl::Status s =
-          chess::RunSpsa(*config, run->dir, state, work, std::cout, run->slurm);
+          chess::RunSpsa(*config, run->dir, state, work, std::cout, venue);
       !s.ok())
     return Fail(s);
   return chess::kExitOk;
@@ -873,6 +868,7 @@ absl::StatusOr<OutputRun<Config>> OutputRunFrom(
       chess::CommandLinePath(absl::GetFlag(FLAGS_output_dir));
   if (dir.empty())
     return absl::InvalidArgumentError(command + " needs --output_dir");
+  args->venue.run_dir = dir;  // one copy of the arena for the whole run
   return OutputRun<Config>{*std::move(args), *std::move(config), dir};
 }
 
@@ -880,7 +876,7 @@ int Loop(const std::vector<char*>& operands) {
   const auto run = OutputRunFrom<chess::LoopConfig>("loop", operands);
   if (!run.ok()) return Fail(run.status());
   auto report = chess::RunLoop(run->config, run->args.dir, run->output_dir,
-                               std::cerr, run->args.slurm);
+                               std::cerr, run->args.venue);
   if (!report.ok()) return Fail(report.status());
   std::cout << chess::FormatLoopReport(*report);
   return chess::kExitOk;
@@ -895,7 +891,7 @@ int Datagen(const std::vector<char*>& operands) {
       !s.ok())
     return Fail(s);
   chess::DatagenOptions options;
-  options.slurm = run->args.slurm;
+  options.venue = run->args.venue;
   options.played_only = absl::GetFlag(FLAGS_played_only);
   options.drop_damaged = absl::GetFlag(FLAGS_drop_damaged);
   if (!absl::GetFlag(FLAGS_format).empty()) {
@@ -946,18 +942,18 @@ const std::vector<chess::Subcommand>& Subcommands() {
        ImportNet},
       {"spsa",
        "SPSA.textproto --state=FILE --work_dir=DIR",
-       {"state", "work_dir", "slurm_shards", "slurm_cpus", "srun", "sbatch",
+       {"state", "work_dir", "shards", "cpus_per_shard", "srun", "sbatch",
         "arena"},
        Spsa},
       {"loop",
        "LOOP.textproto --output_dir=DIR",
-       {"output_dir", "slurm_shards", "slurm_cpus", "srun", "sbatch", "arena"},
+       {"output_dir", "shards", "cpus_per_shard", "srun", "sbatch", "arena"},
        Loop},
       {"datagen",
        "DATAGEN.textproto --output_dir=DIR [--out=DATA] [--format=FORMAT] "
        "[--played_only] [--drop_damaged]",
-       {"output_dir", "out", "format", "played_only", "drop_damaged",
-        "slurm_shards", "slurm_cpus", "srun", "sbatch", "arena"},
+       {"output_dir", "out", "format", "played_only", "drop_damaged", "shards",
+        "cpus_per_shard", "srun", "sbatch", "arena"},
        Datagen},
       {"report", "LOOP_DIR|TEXEL_RECORD|SPSA_STATE", {"out"}, Report},
       {"bench",

@@ -37,7 +37,7 @@ timed_run() {
   local out="$WORK/run-$2" start merge_job
   rm -rf "$out"
   start=$(now_ms)
-  SLURM_CONF="$1" "$ARENA" slurm "$WORK/m.textproto" --shards=2 --concurrency=1 \
+  SLURM_CONF="$1" "$ARENA" slurm "$WORK/m.textproto" --shards=2 --cpus_per_shard=1 \
       --output_dir="$out" >/dev/null 2>"$WORK/submit.err" || { echo "submit failed" >&2; return 1; }
   merge_job=$(grep -oP 'merge: job \K[0-9]+' "$WORK/submit.err")
   while SLURM_CONF="$1" squeue -h -j "$merge_job" 2>/dev/null | grep -q .; do sleep 0.1; done

@@ -56,7 +56,7 @@ seed: 9
 CONFIG
 "$ARENA" "$WORK/m.textproto" --output_dir="$WORK/single" --progress=false >/dev/null
 "$ARENA" slurm "$WORK/m.textproto" --shards=$NODES --output_dir="$WORK/sharded" --wait \
-    2>"$WORK/submit.err" &
+    >/dev/null 2>"$WORK/submit.err" &
 submitter=$!
 
 # Shard 0 running with some games played but far from its 40: kill its node.
@@ -141,7 +141,7 @@ clock_reference_nps: 1000000
 seed: 10
 CONFIG
 "$ARENA" slurm "$WORK/clock.textproto" --shards=2 --output_dir="$WORK/clock" --wait \
-    2>"$WORK/clock.err" || fail "the clock match failed: $(tail -3 "$WORK/clock.err")"
+    >/dev/null 2>"$WORK/clock.err" || fail "the clock match failed: $(tail -3 "$WORK/clock.err")"
 scale_on() {  # the clock scale of the games of the shard that ran on node $1
   local i
   for i in 0 1; do

@@ -44,7 +44,7 @@ CONFIG
     # Timed from submission until the merge job has left the queue, polled every
     # 0.1 s (sbatch --wait polls every few seconds, which would be measured too).
     start=$(now_ms)
-    "$ARENA" slurm "$WORK/m-$nodes-$n.textproto" --shards=$n --concurrency=1 \
+    "$ARENA" slurm "$WORK/m-$nodes-$n.textproto" --shards=$n --cpus_per_shard=1 \
         --output_dir="$WORK/slurm-$nodes-$n" >/dev/null 2>"$WORK/submit.err"
     merge_job=$(grep -oP 'merge: job \K[0-9]+' "$WORK/submit.err")
     while squeue -h -j "$merge_job" 2>/dev/null | grep -q .; do sleep 0.1; done

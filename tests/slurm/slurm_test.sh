@@ -52,7 +52,7 @@ seed: 3
 CONFIG
 "$ARENA" "$WORK/m.textproto" --output_dir="$WORK/single" --progress=false >/dev/null
 "$ARENA" slurm "$WORK/m.textproto" --shards=4 --output_dir="$WORK/sharded" --wait \
-    2>"$WORK/submit.err"; rc=$?
+    >/dev/null 2>"$WORK/submit.err"; rc=$?
 (( rc == 0 )) || fail "arena slurm --wait: exit $rc: $(cat "$WORK/submit.err")"
 # The shards ran the run's own copy of the binary, not the path inside Bazel's cache.
 [[ -x "$WORK/sharded/bin/arena" ]] || fail "no copy of the arena binary in the run's directory"
@@ -73,7 +73,7 @@ sed -e 's/games: 16/games: 2000/' -e 's|pesto.textproto|material.textproto|' \
     -e 's/seed: 3/seed: 4\nsprt { elo0: 0 elo1: 10 alpha: 0.05 beta: 0.05 }/' \
     "$WORK/m.textproto" >"$WORK/sprt.textproto"
 "$ARENA" slurm "$WORK/sprt.textproto" --shards=4 --output_dir="$WORK/sprt" --wait \
-    2>"$WORK/sprt.err"; rc=$?
+    >/dev/null 2>"$WORK/sprt.err"; rc=$?
 (( rc == 0 )) || fail "SPRT match: exit $rc, want 0 (H1): $(cat "$WORK/sprt.err")"
 "$ARENA" summary "$WORK/sprt/merged" >"$WORK/sprt.txt"
 grep -q "H1 accepted" "$WORK/sprt.txt" || fail "no H1: $(cat "$WORK/sprt.txt")"
@@ -94,7 +94,7 @@ sed -e 's/games: 16/games: 64/' -e 's/nodes: 1000/nodes: 2000/' -e 's/seed: 3/se
     >"$WORK/requeue.textproto"
 "$ARENA" "$WORK/requeue.textproto" --output_dir="$WORK/requeue-single" --progress=false >/dev/null
 "$ARENA" slurm "$WORK/requeue.textproto" --shards=4 --output_dir="$WORK/requeue" --wait \
-    2>"$WORK/requeue.err" &
+    >/dev/null 2>"$WORK/requeue.err" &
 submitter=$!
 job=""
 for _ in $(seq 1 300); do
@@ -139,15 +139,19 @@ CONFIG
 spsa() { "$TUNER" spsa "$WORK/spsa.textproto" --state="$WORK/$1.state" --work_dir="$WORK/$1" \
            --arena="$ARENA" "${@:2}"; }
 spsa spsa-local >/dev/null 2>&1 || fail "tuner spsa in process failed"
-spsa spsa-sbatch --slurm_shards=2 >"$WORK/spsa-sbatch.txt" 2>&1 ||
-  fail "tuner spsa --slurm_shards=2: $(tail -3 "$WORK/spsa-sbatch.txt")"
+spsa spsa-sbatch --shards=2 >"$WORK/spsa-sbatch.txt" 2>&1 ||
+  fail "tuner spsa --shards=2: $(tail -3 "$WORK/spsa-sbatch.txt")"
 sbatch --wait --ntasks=2 --output="$WORK/spsa-srun.txt" --wrap="$(printf '%q ' \
     "$TUNER" spsa "$WORK/spsa.textproto" --state="$WORK/spsa-srun.state" \
-    --work_dir="$WORK/spsa-srun" --arena="$ARENA" --slurm_shards=2 --srun)" >/dev/null ||
+    --work_dir="$WORK/spsa-srun" --arena="$ARENA" --shards=2 --srun)" >/dev/null ||
   fail "tuner spsa --srun in an allocation: $(tail -3 "$WORK/spsa-srun.txt")"
 for mode in sbatch srun; do
   [[ -s "$WORK/spsa-$mode/iteration-3/shard-1/games.log" ]] ||
     fail "spsa through $mode: shard 1 of iteration 3 played nothing"
+  # One copy of the arena for the run, not one an iteration.
+  [[ -x "$WORK/spsa-$mode/bin/arena" ]] || fail "spsa through $mode: no run copy of the arena"
+  ls -d "$WORK/spsa-$mode"/iteration-*/bin 2>/dev/null | grep -q . &&
+    fail "spsa through $mode: an iteration has its own copy of the arena"
   cmp -s "$WORK/spsa-local/final.textproto" "$WORK/spsa-$mode/final.textproto" ||
     fail "spsa through $mode ended elsewhere than in process: $(diff \
       "$WORK/spsa-local/final.textproto" "$WORK/spsa-$mode/final.textproto")"
@@ -165,7 +169,7 @@ concurrency: 2
 CONFIG
 "$TUNER" loop "$WORK/loop.textproto" --output_dir="$WORK/loop-local" >"$WORK/loop-local.txt" \
     2>/dev/null || fail "tuner loop in process failed"
-"$TUNER" loop "$WORK/loop.textproto" --output_dir="$WORK/loop-slurm" --slurm_shards=2 \
+"$TUNER" loop "$WORK/loop.textproto" --output_dir="$WORK/loop-slurm" --shards=2 \
     --arena="$ARENA" >"$WORK/loop-slurm.txt" 2>/dev/null || fail "tuner loop on Slurm failed"
 [[ -s "$WORK/loop-slurm/gen1/sprt/merged/games.log" ]] || fail "the loop's SPRT was not merged"
 cmp -s "$WORK/loop-local.txt" "$WORK/loop-slurm.txt" ||
@@ -185,7 +189,7 @@ network { layout: PERSPECTIVE whole_evaluation: true hidden_size: 32 epochs: 1 t
 CONFIG
 "$TUNER" loop "$WORK/netloop.textproto" --output_dir="$WORK/netloop-local" \
     >"$WORK/netloop-local.txt" 2>/dev/null || fail "the network loop in process failed"
-"$TUNER" loop "$WORK/netloop.textproto" --output_dir="$WORK/netloop-slurm" --slurm_shards=2 \
+"$TUNER" loop "$WORK/netloop.textproto" --output_dir="$WORK/netloop-slurm" --shards=2 \
     --arena="$ARENA" >"$WORK/netloop-slurm.txt" 2>/dev/null || fail "the network loop on Slurm failed"
 cmp -s "$WORK/netloop-local.txt" "$WORK/netloop-slurm.txt" ||
   fail "the network loop on Slurm differs: $(diff "$WORK/netloop-local.txt" "$WORK/netloop-slurm.txt")"
@@ -204,7 +208,7 @@ datagen { games: 8 soft_nodes: 300 seed: 5 }
 held_out_games: 4
 network { layout: PERSPECTIVE whole_evaluation: true hidden_size: 32 epochs: 1 threads: 1 }
 CONFIG
-"$TUNER" loop "$WORK/engineloop.textproto" --output_dir="$WORK/engineloop-slurm" --slurm_shards=2 \
+"$TUNER" loop "$WORK/engineloop.textproto" --output_dir="$WORK/engineloop-slurm" --shards=2 \
     --arena="$ARENA" >"$WORK/engineloop-slurm.txt" 2>"$WORK/engineloop-slurm.err" ||
   fail "the loop for another engine on Slurm failed: $(tail -3 "$WORK/engineloop-slurm.err")"
 [[ -s "$WORK/engineloop-slurm/gen1.bin" && -s "$WORK/engineloop-slurm/gen1.bin.provenance" ]] ||
@@ -226,7 +230,7 @@ filters { keep_duplicates: true }
 CONFIG
 "$TUNER" datagen "$WORK/datagen.textproto" --output_dir="$WORK/datagen-local" \
     --out="$WORK/datagen-local.txt" >/dev/null 2>&1 || fail "tuner datagen in process failed"
-"$TUNER" datagen "$WORK/datagen.textproto" --output_dir="$WORK/datagen-slurm" --slurm_shards=2 \
+"$TUNER" datagen "$WORK/datagen.textproto" --output_dir="$WORK/datagen-slurm" --shards=2 \
     --arena="$ARENA" --out="$WORK/datagen-slurm.txt" >"$WORK/datagen-slurm.log" 2>&1 ||
   fail "tuner datagen on Slurm failed: $(tail -3 "$WORK/datagen-slurm.log")"
 [[ -s "$WORK/datagen-slurm/games/shard-1/games.log" ]] || fail "datagen shard 1 played nothing"

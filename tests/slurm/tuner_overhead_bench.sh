@@ -41,12 +41,12 @@ local_ms=$(run local "$TUNER" "${common[@]}" --state="$WORK/l.state" --work_dir=
 # Timed inside the allocation, as a user of salloc sees it: the allocation's own wait is
 # paid once per run, not per iteration (and sbatch --wait adds up to 30 s of polling).
 sbatch --wait --ntasks=2 --output="$WORK/srun.out" --wrap="start=\$(date +%s%3N); $(printf '%q ' \
-  "$TUNER" "${common[@]}" --state="$WORK/r.state" --work_dir="$WORK/r" --slurm_shards=2 \
+  "$TUNER" "${common[@]}" --state="$WORK/r.state" --work_dir="$WORK/r" --shards=2 \
   --srun) && echo srun_ms=\$(( \$(date +%s%3N) - start ))" >/dev/null
 srun_ms=$(grep -oP '^srun_ms=\K[0-9]+' "$WORK/srun.out") ||
   { echo "srun failed: $(tail -3 "$WORK/srun.out")"; exit 1; }
 sbatch_ms=$(run sbatch "$TUNER" "${common[@]}" --state="$WORK/s.state" --work_dir="$WORK/s" \
-  --slurm_shards=2)
+  --shards=2)
 cmp -s "$WORK/l/final.textproto" "$WORK/r/final.textproto" &&
   cmp -s "$WORK/l/final.textproto" "$WORK/s/final.textproto" ||
   echo "WARNING: the three runs ended in different places"
