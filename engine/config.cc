@@ -55,6 +55,8 @@ constexpr Range kSearchRanges[] = {
     {"see_noisy_margin_cp", 0, 2000},
     {"singular_min_depth", 1, 64},
     {"singular_margin_cp", 0, 1000},
+    {"singular_double_margin_cp", 0, 1000},
+    {"singular_double_limit", 0, 64},
     {"multi_pv", 1, 256},
     {"threads", 1, 1024},
     {"skill_level", 0, 20},

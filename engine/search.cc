@@ -742,8 +742,15 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
       if (stop_.load(std::memory_order_relaxed)) return 0;
       if (score < singular_beta) {
         extension = 1;
+        if (!pv_node && params_.singular_double_margin_cp() > 0 &&
+            score < singular_beta - params_.singular_double_margin_cp() &&
+            double_extensions_[ply] < params_.singular_double_limit()) {
+          extension = 2;
+        }
       } else if (singular_beta >= beta) {
         return singular_beta;  // another move also beats beta
+      } else if (params_.singular_negative_extension() && tt_score >= beta) {
+        extension = -1;
       }
     }
     // Futile quiet moves are skipped unless they check: known without making
@@ -753,8 +760,10 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
     child.MakeMove(m);
     const bool gives_check = child.InCheck();
     RecordPathMove(pos, child, m, ply);
-    if (params_.check_extension() && gives_check) extension = 1;
+    if (params_.check_extension() && gives_check)
+      extension = std::max(extension, 1);
     const int new_depth = depth - 1 + extension;
+    double_extensions_[ply + 1] = double_extensions_[ply] + (extension == 2);
 
     int score;
     ++searched;

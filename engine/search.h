@@ -297,6 +297,8 @@ class Engine {
   // The move a singular-extension search leaves out at each ply; none
   // elsewhere.
   Move excluded_[kMaxPly + 2];
+  // Double extensions on the path down to each ply (singular_double_limit).
+  int double_extensions_[kMaxPly + 2] = {};
   // Continuation history: per earlier move (piece, target), per reply (piece,
   // target), kPieceSquares x kPieceSquares. On the heap: 2.4 MB.
   std::vector<int> continuation_;
