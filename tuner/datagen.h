@@ -38,6 +38,9 @@ struct DatagenReport {
   int64_t damaged_records = 0;
   double positions_per_core_hour = 0;
   double search_share = 0;
+  // Wall seconds, after the games, to read the whole log, filter its
+  // positions and write the set (one core).
+  double write_seconds = 0;
 };
 
 // How a datagen run plays and writes.
