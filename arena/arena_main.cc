@@ -138,17 +138,6 @@ absl::StatusOr<std::vector<std::string>> LogPaths(
   return chess::ExpandLogPaths(operands);
 }
 
-// Several logs (the shards of a match) merged: where their games lie, read
-// again in schedule order by ScanMerged.
-absl::StatusOr<chess::MergedLog> MergeForReading(
-    const std::vector<std::string>& paths) {
-  absl::StatusOr<chess::MergedLog> merged =
-      chess::MergeLogs(paths, /*final_merge=*/false);
-  if (!merged.ok()) return merged.status();
-  for (const std::string& note : merged->notes) std::cerr << note << "\n";
-  return merged;
-}
-
 // Writes report.html (the summary's figures and pictures) into --output_dir,
 // or beside the log; exits as `arena summary` would.
 int Report(const std::vector<std::string>& paths,
@@ -182,38 +171,8 @@ int Report(const std::vector<std::string>& paths,
   return summary.exit_code();
 }
 
-// A report, summary or PGN, the games read a batch at a time (a large log
-// never held in memory), from one log or the merge of several.
-absl::StatusOr<chess::ReportedLog> ReadForReport(
-    const std::vector<std::string>& paths) {
-  if (paths.size() == 1) return chess::ReadLogForReport(paths[0]);
-  absl::StatusOr<chess::MergedLog> merged = MergeForReading(paths);
-  if (!merged.ok()) return merged.status();
-  return chess::ReadGamesForReport(
-      [&](chess::StartScan start, chess::TakeGames take) {
-        return chess::ScanMerged(*merged, start, take);
-      },
-      paths[0]);
-}
-
-absl::StatusOr<chess::MatchSummary> ReadForSummary(
-    const std::vector<std::string>& paths) {
-  if (paths.size() == 1) return chess::SummarizeLog(paths[0]);
-  absl::StatusOr<chess::MergedLog> merged = MergeForReading(paths);
-  if (!merged.ok()) return merged.status();
-  return merged->summary;
-}
-
-absl::StatusOr<chess::LogPgn> ReadForPgn(
-    const std::vector<std::string>& paths) {
-  if (paths.size() == 1) return chess::ReadLogAsPgn(paths[0]);
-  absl::StatusOr<chess::MergedLog> merged = MergeForReading(paths);
-  if (!merged.ok()) return merged.status();
-  return chess::ReadGamesAsPgn(
-      [&](chess::StartScan start, chess::TakeGames take) {
-        return chess::ScanMerged(*merged, start, take);
-      },
-      paths[0]);
+void PrintNotes(const std::vector<std::string>& notes) {
+  for (const std::string& note : notes) std::cerr << note << "\n";
 }
 
 // --anchors, added to (and over) those of the log's config.
@@ -229,13 +188,16 @@ absl::Status AddAnchors(const std::string& flag, chess::MatchSummary* summary) {
 
 // `command`: summary, pgn or report.
 int SummaryOrPgn(const std::string& command, const std::vector<char*>& args) {
+  std::vector<std::string> notes;  // of several logs: missing shards, tails
   absl::StatusOr<std::vector<std::string>> paths = LogPaths(command, args);
   if (!paths.ok()) {
     std::cerr << paths.status().message() << "\n";
     return chess::kExitBadInput;
   }
   if (command == "summary") {
-    absl::StatusOr<chess::MatchSummary> summary = ReadForSummary(*paths);
+    absl::StatusOr<chess::MatchSummary> summary =
+        chess::ReadMatchSummary(*paths, &notes);
+    PrintNotes(notes);
     if (!summary.ok()) {
       std::cerr << summary.status().message() << "\n";
       return chess::kExitBadInput;
@@ -249,14 +211,17 @@ int SummaryOrPgn(const std::string& command, const std::vector<char*>& args) {
     return summary->exit_code();
   }
   if (command == "report") {
-    absl::StatusOr<chess::ReportedLog> log = ReadForReport(*paths);
+    absl::StatusOr<chess::ReportedLog> log =
+        chess::ReadMatchForReport(*paths, &notes);
+    PrintNotes(notes);
     if (!log.ok()) {
       std::cerr << log.status().message() << "\n";
       return chess::kExitBadInput;
     }
     return Report(*paths, *log);
   }
-  absl::StatusOr<chess::LogPgn> log = ReadForPgn(*paths);
+  absl::StatusOr<chess::LogPgn> log = chess::ReadMatchAsPgn(*paths, &notes);
+  PrintNotes(notes);
   if (!log.ok()) {
     std::cerr << log.status().message() << "\n";
     return chess::kExitBadInput;

@@ -179,4 +179,48 @@ std::string RunCopyOfArena(const Venue& venue, const std::string& output_dir) {
       .string();
 }
 
+namespace {
+
+absl::StatusOr<MergedLog> MergeForReading(const std::vector<std::string>& logs,
+                                          std::vector<std::string>* notes) {
+  absl::StatusOr<MergedLog> merged = MergeLogs(logs, /*final_merge=*/false);
+  if (!merged.ok()) return merged.status();
+  notes->insert(notes->end(), merged->notes.begin(), merged->notes.end());
+  return merged;
+}
+
+}  // namespace
+
+absl::StatusOr<MatchSummary> ReadMatchSummary(
+    const std::vector<std::string>& logs, std::vector<std::string>* notes) {
+  if (logs.size() == 1) return SummarizeLog(logs[0]);
+  absl::StatusOr<MergedLog> merged = MergeForReading(logs, notes);
+  if (!merged.ok()) return merged.status();
+  return merged->summary;
+}
+
+absl::StatusOr<ReportedLog> ReadMatchForReport(
+    const std::vector<std::string>& logs, std::vector<std::string>* notes) {
+  if (logs.size() == 1) return ReadLogForReport(logs[0]);
+  absl::StatusOr<MergedLog> merged = MergeForReading(logs, notes);
+  if (!merged.ok()) return merged.status();
+  return ReadGamesForReport(
+      [&](StartScan start, TakeGames take) {
+        return ScanMerged(*merged, start, take);
+      },
+      logs[0]);
+}
+
+absl::StatusOr<LogPgn> ReadMatchAsPgn(const std::vector<std::string>& logs,
+                                      std::vector<std::string>* notes) {
+  if (logs.size() == 1) return ReadLogAsPgn(logs[0]);
+  absl::StatusOr<MergedLog> merged = MergeForReading(logs, notes);
+  if (!merged.ok()) return merged.status();
+  return ReadGamesAsPgn(
+      [&](StartScan start, TakeGames take) {
+        return ScanMerged(*merged, start, take);
+      },
+      logs[0]);
+}
+
 }  // namespace chess

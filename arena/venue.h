@@ -14,6 +14,8 @@
 #include "absl/status/statusor.h"
 #include "arena/match.h"
 #include "arena/match_log.pb.h"
+#include "arena/match_outputs.h"
+#include "arena/report.h"
 
 namespace chess {
 
@@ -68,6 +70,18 @@ absl::StatusOr<std::string> SlurmScripts(const LoadedMatch& match,
 // Where the shards' copy of the arena binary goes: RUN_DIR/bin/arena, the run
 // directory being venue.run_dir or else `output_dir`.
 std::string RunCopyOfArena(const Venue& venue, const std::string& output_dir);
+
+// A match's games read wherever they lie: one log, or the logs of its shards
+// merged where their games lie and read again in schedule order (a batch at
+// a time: a large match is never held in memory). `logs` as ExpandLogPaths
+// gives them; what a merge of shards still running notes (a missing shard, a
+// torn tail) goes to `notes`.
+absl::StatusOr<MatchSummary> ReadMatchSummary(
+    const std::vector<std::string>& logs, std::vector<std::string>* notes);
+absl::StatusOr<ReportedLog> ReadMatchForReport(
+    const std::vector<std::string>& logs, std::vector<std::string>* notes);
+absl::StatusOr<LogPgn> ReadMatchAsPgn(const std::vector<std::string>& logs,
+                                      std::vector<std::string>* notes);
 
 // The log that holds all of a match's games once played at `venue`:
 // OUTPUT_DIR/games.log in process, OUTPUT_DIR/merged/games.log on Slurm.
