@@ -343,7 +343,7 @@ std::string FormatDatagenReport(const DatagenReport& r) {
   }
   absl::StrAppendFormat(&text,
                         "the set read from the log, filtered and written in "
-                        "%.1f s on one core\n",
+                        "%.2f s on one core\n",
                         r.write_seconds);
   return text;
 }
