@@ -29,6 +29,7 @@ CONFIG
 "$TUNER" datagen gen.textproto --output_dir=whole >whole.txt 2>&1; rc=$?
 (( rc == 0 )) || fail "uninterrupted run: exit $rc: $(tail -3 whole.txt)"
 grep -q "positions per core hour" whole.txt || fail "no cost line: $(cat whole.txt)"
+grep -q "filtered and written in [0-9.]* s" whole.txt || fail "no writing time: $(cat whole.txt)"
 
 # Killed once at least one game is in the log, then started again.
 "$TUNER" datagen gen.textproto --output_dir=killed >/dev/null 2>&1 &
