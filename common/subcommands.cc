@@ -1,12 +1,19 @@
 #include "common/subcommands.h"
 
-#include <algorithm>
+#include <signal.h>
 
+#include <algorithm>
+#include <iostream>
+
+#include "absl/flags/parse.h"
 #include "absl/flags/reflection.h"
+#include "absl/flags/usage.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
+#include "common/exit_code.h"
+#include "common/termination.h"
 
 namespace chess {
 namespace {
@@ -21,6 +28,56 @@ std::string FlagName(absl::string_view arg) {
 
 bool Takes(const Subcommand& sub, const std::string& flag) {
   return std::find(sub.flags.begin(), sub.flags.end(), flag) != sub.flags.end();
+}
+
+const Subcommand* Find(const SubcommandProgram& program,
+                       const std::string& name) {
+  for (const Subcommand& sub : program.subcommands)
+    if (sub.name == name) return &sub;
+  return nullptr;
+}
+
+// The subcommand the words name: by their shape, else by the first operand,
+// else the default; null when none.
+const Subcommand* Choose(const SubcommandProgram& program,
+                         const std::vector<std::string>& words) {
+  if (program.chosen_by_shape) {
+    if (const std::string name = program.chosen_by_shape(words); !name.empty())
+      return Find(program, name);
+  }
+  for (const std::string& w : words) {
+    if (w.empty() || w[0] == '-') continue;
+    if (const Subcommand* sub = Find(program, w)) return sub;
+    break;
+  }
+  return Find(program, program.default_subcommand);
+}
+
+std::string Usage(const SubcommandProgram& program) {
+  std::string usage = program.name;
+  for (const Subcommand& sub : program.subcommands) {
+    absl::StrAppend(&usage, usage == program.name ? " " : " | ", sub.name, " ",
+                    sub.usage);
+  }
+  return absl::StrCat(usage, "\n", program.exit_codes);
+}
+
+// Runs a subcommand whose one-dash words are operands: only the words with
+// two dashes go to the flag parser, and a leading word that names a
+// subcommand is no operand.
+int RunWithSingleDashOperands(const SubcommandProgram& program,
+                              const Subcommand& sub, int argc, char** argv) {
+  std::vector<char*> flags = {argv[0]};
+  std::vector<std::string> operands;
+  for (int i = 1; i < argc; ++i) {
+    if (absl::StartsWith(argv[i], "--")) {
+      flags.push_back(argv[i]);
+    } else if (!(operands.empty() && Find(program, argv[i]))) {
+      operands.push_back(argv[i]);
+    }
+  }
+  absl::ParseCommandLine(int(flags.size()), flags.data());
+  return sub.run(operands);
 }
 
 }  // namespace
@@ -64,6 +121,46 @@ std::string SubcommandHelp(const std::string& program, const Subcommand& sub) {
         flag->DefaultValue().empty() ? "\"\"" : flag->DefaultValue(), ")\n");
   }
   return text;
+}
+
+int RunSubcommand(const SubcommandProgram& program, int argc, char** argv) {
+  const std::vector<std::string> words(argv + 1, argv + argc);
+  const Subcommand* sub = Choose(program, words);
+  if (sub == nullptr) {
+    if (AsksForHelp(words)) {
+      std::cout << "usage: " << Usage(program) << "\n";
+      return kExitOk;
+    }
+    std::cerr << "usage: " << program.name << " ";
+    for (const Subcommand& s : program.subcommands)
+      std::cerr << (&s == &program.subcommands[0] ? "" : "|") << s.name;
+    std::cerr << " (see --help)\n";
+    return kExitBadInput;
+  }
+  if (AsksForHelp(words)) {
+    std::cout << SubcommandHelp(program.name, *sub);
+    return kExitOk;
+  }
+  std::vector<std::string> flags;
+  for (const std::string& w : words) {
+    if (!sub->single_dash_operands || absl::StartsWith(w, "--"))
+      flags.push_back(w);
+  }
+  if (absl::Status s = CheckSubcommandFlags(flags, *sub); !s.ok()) {
+    std::cerr << s.message() << "\n";
+    return kExitBadInput;
+  }
+  absl::SetProgramUsageMessage(Usage(program));
+  EndChildrenOnTermination(program.name);
+  // A dead engine's pipe must be an error to handle, not the program's end.
+  ::signal(SIGPIPE, SIG_IGN);
+  if (sub->single_dash_operands)
+    return RunWithSingleDashOperands(program, *sub, argc, argv);
+  std::vector<char*> args = absl::ParseCommandLine(argc, argv);
+  // The operands after the subcommand's name, which the default may omit.
+  auto first = args.begin() + 1;
+  if (first != args.end() && *first == sub->name) ++first;
+  return sub->run(std::vector<std::string>(first, args.end()));
 }
 
 }  // namespace chess

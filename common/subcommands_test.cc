@@ -34,5 +34,59 @@ TEST(SubcommandsTest, HelpListsTheFlags) {
   EXPECT_THAT(help, HasSubstr("--widgets  how many widgets (default: 3)"));
 }
 
+// The choice of a subcommand, seen through what returns before any flag is
+// parsed: --help and a flag the chosen subcommand does not take.
+int Dispatch(const SubcommandProgram& program, std::vector<std::string> words) {
+  std::vector<char*> argv = {const_cast<char*>("tool")};
+  for (std::string& w : words) argv.push_back(w.data());
+  return RunSubcommand(program, int(argv.size()), argv.data());
+}
+
+SubcommandProgram Tool() {
+  return {
+      "tool",
+      {kMake,
+       {"paint", "COLOUR", {"shiny"}, nullptr},
+       {"talk", "-word ...", {}, nullptr, /*single_dash_operands=*/true}},
+      /*default_subcommand=*/"make",
+      [](const std::vector<std::string>& words) {
+        return std::string(!words.empty() && words[0] == "-word" ? "talk" : "");
+      },
+      "Exit codes: 0 done."};
+}
+
+TEST(SubcommandsTest, TheFirstOperandTheDefaultOrTheShapeChooses) {
+  ::testing::internal::CaptureStdout();
+  EXPECT_EQ(Dispatch(Tool(), {"paint", "--help"}), 0);
+  EXPECT_THAT(::testing::internal::GetCapturedStdout(),
+              HasSubstr("usage: tool paint COLOUR"));
+  ::testing::internal::CaptureStdout();
+  EXPECT_EQ(Dispatch(Tool(), {"--help"}), 0);
+  EXPECT_THAT(::testing::internal::GetCapturedStdout(),
+              HasSubstr("usage: tool make [NAME]"));
+  // `paint` takes no --widgets; the default `make` does.
+  EXPECT_EQ(Dispatch(Tool(), {"paint", "red", "--widgets=2"}), 2);
+  EXPECT_EQ(Dispatch(Tool(), {"red", "--nosuch"}), 2);
+  ::testing::internal::CaptureStdout();
+  EXPECT_EQ(Dispatch(Tool(), {"-word", "hi", "--help"}), 0);
+  EXPECT_THAT(::testing::internal::GetCapturedStdout(),
+              HasSubstr("usage: tool talk"));
+  // One-dash words are its operands; only its two-dash ones are flags.
+  EXPECT_EQ(Dispatch(Tool(), {"-word", "-x", "--shiny"}), 2);
+}
+
+TEST(SubcommandsTest, WithoutADefaultANameIsNeeded) {
+  SubcommandProgram program = Tool();
+  program.default_subcommand = "";
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(Dispatch(program, {"nothing"}), 2);
+  EXPECT_THAT(::testing::internal::GetCapturedStderr(),
+              HasSubstr("usage: tool make|paint|talk (see --help)"));
+  ::testing::internal::CaptureStdout();
+  EXPECT_EQ(Dispatch(program, {"--help"}), 0);
+  EXPECT_THAT(::testing::internal::GetCapturedStdout(),
+              HasSubstr("usage: tool make [NAME] | paint COLOUR | talk"));
+}
+
 }  // namespace
 }  // namespace chess
