@@ -45,9 +45,14 @@ bool CanExecute(const std::string& program) {
   return false;
 }
 
+// Whether `tc` gives each side a clock that runs down (base, increment).
+bool HasGameClock(const TimeControl& tc) {
+  return tc.base_ms() > 0 || tc.increment_ms() > 0;
+}
+
 int TimeControlKinds(const TimeControl& tc) {
   return (tc.depth() > 0) + (tc.nodes() > 0) + (tc.movetime_ms() > 0) +
-         (tc.base_ms() > 0 || tc.increment_ms() > 0);
+         HasGameClock(tc);
 }
 
 absl::Status ValidateTimeControl(const TimeControl& tc,
@@ -81,8 +86,9 @@ absl::Status ValidateTimeControl(const TimeControl& tc,
   return absl::OkStatus();
 }
 
+// Whether `tc` limits searches by time (a clock or a time per move).
 bool IsClock(const TimeControl& tc) {
-  return tc.base_ms() > 0 || tc.increment_ms() > 0 || tc.movetime_ms() > 0;
+  return HasGameClock(tc) || tc.movetime_ms() > 0;
 }
 
 bool AnyClock(const MatchConfig& c) {

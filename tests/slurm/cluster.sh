@@ -10,6 +10,7 @@
 # DIR (default /tmp/chess-harness-slurm) holds slurm.conf, state, spool, logs and pid files.
 # Exit codes: 0 up/down, 1 cannot start here (the reason on stderr).
 set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common_conf.sh"
 action="${1:-up}"
 DIR="${2:-/tmp/chess-harness-slurm}"
 CONF="$DIR/slurm.conf"
@@ -46,25 +47,15 @@ up() {
   local host cpus
   host=$(hostname -s)
   cpus=$(nproc)
-  cat >"$CONF" <<CONF
+  { common_slurm_conf; cat <<CONF; } >"$CONF"
 ClusterName=chess-harness
 SlurmctldHost=$host
-SlurmUser=root
-SlurmdUser=root
-AuthType=auth/munge
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-SelectType=select/cons_tres
-SelectTypeParameters=CR_CPU
 StateSaveLocation=$DIR/state
 SlurmdSpoolDir=$DIR/spool
 SlurmctldPidFile=$DIR/slurmctld.pid
 SlurmdPidFile=$DIR/slurmd.pid
 SlurmctldLogFile=$DIR/log/slurmctld.log
 SlurmdLogFile=$DIR/log/slurmd.log
-ReturnToService=2
-MaxArraySize=10001
-KillWait=5
 NodeName=$host CPUs=$cpus State=UNKNOWN
 PartitionName=main Nodes=$host Default=YES MaxTime=INFINITE State=UP
 CONF

@@ -18,6 +18,7 @@
 #
 # Exit codes: 0 done, 1 cannot start here or failed (the reason on stderr), 2 usage.
 set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common_conf.sh"
 action="${1:-}"
 DIR="${2:-}"
 SUBNET=10.213.57
@@ -52,16 +53,9 @@ write_conf() {
   for i in $(seq 1 "$n"); do
     nodes+="NodeName=node$i NodeHostname=node$i NodeAddr=$(node_address "node$i") CPUs=1 State=UNKNOWN"$'\n'
   done
-  cat >"$DIR/slurm.conf" <<CONF
+  { common_slurm_conf; cat <<CONF; } >"$DIR/slurm.conf"
 ClusterName=chess-harness-netns
 SlurmctldHost=$host($SUBNET.1)
-SlurmUser=root
-SlurmdUser=root
-AuthType=auth/munge
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-SelectType=select/cons_tres
-SelectTypeParameters=CR_CPU
 SlurmdParameters=config_overrides
 StateSaveLocation=$DIR/state
 SlurmdSpoolDir=$DIR/spool/%n
@@ -69,11 +63,8 @@ SlurmctldPidFile=$DIR/slurmctld.pid
 SlurmdPidFile=$DIR/slurmd-%n.pid
 SlurmctldLogFile=$DIR/log/slurmctld.log
 SlurmdLogFile=$DIR/log/slurmd-%n.log
-ReturnToService=2
 SlurmdTimeout=10
 MessageTimeout=5
-MaxArraySize=10001
-KillWait=5
 $nodes
 PartitionName=main Nodes=node[1-$n] Default=YES MaxTime=INFINITE State=UP
 CONF
