@@ -13,7 +13,6 @@
 #include "common/stopwatch.h"
 #include "engine/config.h"
 #include "engine/eval_weights.h"
-#include "engine/movegen.h"
 #include "tuner/commands.h"
 #include "tuner/network_export.h"
 #include "tuner/network_training.h"
@@ -90,18 +89,8 @@ CoefficientSet RandomCoefficients(int count, uint64_t seed) {
   CoefficientSet set;
   std::mt19937_64 rng(seed);
   const std::array<int, 6> phase = {0, 1, 1, 2, 4, 0};
-  Position pos = Position::Start();
-  int ply = 0;
-  while (int(set.size()) < count) {
-    MoveList moves = LegalMoves(pos);
-    if (moves.empty() || ply++ > 120) {
-      pos = Position::Start();
-      ply = 0;
-      continue;
-    }
-    pos.MakeMove(moves[rng() % moves.size()]);
-    if (ply > 8) set.Add(pos, float(rng() % 3) / 2, phase);
-  }
+  for (const Position& pos : RandomGamePositions(count, seed))
+    set.Add(pos, float(rng() % 3) / 2, phase);
   return set;
 }
 
