@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
@@ -21,8 +22,10 @@
 
 #include "absl/algorithm/container.h"
 #include "absl/base/thread_annotations.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "absl/synchronization/mutex.h"
 #include "engine/bitboard.h"
 #include "engine/movegen.h"
@@ -395,11 +398,46 @@ std::vector<TableFile> LinkProvenTables(const std::string& dir,
   return kept;
 }
 
+constexpr absl::string_view kLinkDirectoryPrefix = "chess-harness-syzygy-";
+
+// Whether `dir` holds nothing but symbolic links: the links of ours, never a
+// directory someone else named alike.
+bool HoldsOnlyLinks(const std::filesystem::path& dir) {
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
+    if (!entry.is_symlink(error)) return false;
+  }
+  return !error;
+}
+
+// The link directories of processes that ended without removing theirs
+// (killed, or ended while a search held the tables). Each directory is named
+// after its process: PREFIX PID-XXXXXX.
+void RemoveStaleLinkDirectories(const std::string& root) {
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(root, error)) {
+    std::string name = entry.path().filename().string();
+    absl::string_view rest = name;
+    if (!absl::ConsumePrefix(&rest, kLinkDirectoryPrefix)) continue;
+    const std::vector<absl::string_view> parts = absl::StrSplit(rest, '-');
+    int pid = 0;
+    if (parts.size() != 2 || !absl::SimpleAtoi(parts[0], &pid) || pid <= 0 ||
+        pid == ::getpid()) {
+      continue;
+    }
+    const bool alive = ::kill(pid, 0) == 0 || errno == EPERM;
+    if (!alive && HoldsOnlyLinks(entry.path()))
+      std::filesystem::remove_all(entry.path(), error);
+  }
+}
+
 // A new private directory, for the links to the tables Fathom loads.
 absl::StatusOr<std::string> MakeLinkDirectory() {
   const char* tmp = std::getenv("TMPDIR");
+  const std::string root = tmp && *tmp ? tmp : "/tmp";
+  RemoveStaleLinkDirectories(root);
   std::string dir =
-      absl::StrCat(tmp && *tmp ? tmp : "/tmp", "/chess-harness-syzygy-XXXXXX");
+      absl::StrCat(root, "/", kLinkDirectoryPrefix, ::getpid(), "-XXXXXX");
   if (mkdtemp(dir.data()) == nullptr) {
     return absl::UnavailableError(
         absl::StrCat("cannot make a directory for the tables' links in \"",

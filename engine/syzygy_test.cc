@@ -1,6 +1,7 @@
 #include "engine/syzygy.h"
 
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -45,6 +46,41 @@ TEST(SyzygyLoadTest, MissingDirectoryIsAnErrorNamingIt) {
   absl::StatusOr<syzygy::TableSet> tables = syzygy::Load("/no/such/dir:/tmp");
   ASSERT_FALSE(tables.ok());
   EXPECT_NE(tables.status().message().find("/no/such/dir"), std::string::npos);
+}
+
+// Links left by a process that was killed go at the next load; a directory of
+// a live process, or one holding anything but links, stays.
+TEST(SyzygyLoadTest, LinksOfEndedProcessesAreRemoved) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::path(::testing::TempDir()) / "syzygy-links";
+  fs::remove_all(root);
+  fs::create_directories(root / "tables");
+  const pid_t ended = fork();
+  if (ended == 0) _exit(0);
+  ASSERT_GT(ended, 0);
+  waitpid(ended, nullptr, 0);
+  auto link_dir = [&](pid_t pid, const std::string& suffix) {
+    const fs::path dir =
+        root / ("chess-harness-syzygy-" + std::to_string(pid) + "-" + suffix);
+    fs::create_directories(dir);
+    fs::create_symlink("/nowhere/KvK.rtbw", dir / "KvK.rtbw");
+    return dir;
+  };
+  const fs::path stale = link_dir(ended, "aaaaaa");
+  const fs::path user_files = link_dir(ended, "bbbbbb");
+  std::ofstream(user_files / "notes.txt") << "mine";
+  const fs::path live = link_dir(getppid(), "cccccc");
+  const char* old_tmpdir = getenv("TMPDIR");
+  const std::string saved = old_tmpdir ? old_tmpdir : "";
+  setenv("TMPDIR", root.c_str(), 1);
+  (void)syzygy::Load((root / "tables").string());
+  if (old_tmpdir)
+    setenv("TMPDIR", saved.c_str(), 1);
+  else
+    unsetenv("TMPDIR");
+  EXPECT_FALSE(fs::exists(stale));
+  EXPECT_TRUE(fs::exists(user_files / "notes.txt"));
+  EXPECT_TRUE(fs::exists(live));
 }
 
 TEST(SyzygyLoadTest, ConfigWithMissingDirectoryIsRefused) {

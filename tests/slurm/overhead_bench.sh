@@ -16,7 +16,7 @@ fi
 CLUSTER=$(mktemp -d /tmp/chess-harness-slurm-bench.XXXXXX)
 env_line=$(bash tests/slurm/cluster.sh up "$CLUSTER") || { echo "Slurm cannot start here"; exit 1; }
 eval "$env_line"
-trap 'bash tests/slurm/cluster.sh down "$CLUSTER" 2>/dev/null' EXIT
+trap 'bash tests/slurm/cluster.sh down "$CLUSTER" 2>/dev/null; rm -rf "$CLUSTER"' EXIT
 WORK=$(mktemp -d /tmp/chess-harness-slurm-bench-work.XXXXXX)
 now_ms() { date +%s%3N; }
 printf '%-6s %3s %7s %14s %14s %7s\n' nodes N games "arena g/h" "slurm g/h" ratio

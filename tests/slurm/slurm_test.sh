@@ -31,9 +31,11 @@ if ! env_line=$(bash tests/slurm/cluster.sh up "$CLUSTER" 2>"$CLUSTER/up.err"); 
   exit 0
 fi
 eval "$env_line"
-trap 'bash tests/slurm/cluster.sh down "$CLUSTER" 2>/dev/null' EXIT
 WORK=$(mktemp -d /tmp/chess-harness-slurm-work.XXXXXX)
 failures=0
+# The cluster's directory always goes; the games stay only when a check failed.
+trap 'bash tests/slurm/cluster.sh down "$CLUSTER" 2>/dev/null; rm -rf "$CLUSTER"
+      if ((failures)); then echo "games kept in $WORK"; else rm -rf "$WORK"; fi' EXIT
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 moves_only() { "$ARENA" pgn "$1" | grep -v '^\[Date ' | sed -e 's/{[^}]*}//g'; }
 

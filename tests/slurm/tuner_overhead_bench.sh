@@ -18,7 +18,7 @@ TUNER="$ROOT/bazel-bin/tuner/tuner"
 CLUSTER=$(mktemp -d /tmp/chess-harness-slurm-bench.XXXXXX)
 env_line=$(bash tests/slurm/cluster.sh up "$CLUSTER") || { echo "Slurm cannot start here"; exit 1; }
 eval "$env_line"
-trap 'bash tests/slurm/cluster.sh down "$CLUSTER" 2>/dev/null' EXIT
+trap 'bash tests/slurm/cluster.sh down "$CLUSTER" 2>/dev/null; rm -rf "$CLUSTER"' EXIT
 WORK=$(mktemp -d /tmp/chess-harness-tuner-bench.XXXXXX)
 cat >"$WORK/spsa.textproto" <<CONFIG
 engine_config: "$ROOT/configs/engines/default.textproto"
