@@ -53,13 +53,13 @@ const Subcommand* Choose(const SubcommandProgram& program,
   return Find(program, program.default_subcommand);
 }
 
+// One line per subcommand, then the exit codes.
 std::string Usage(const SubcommandProgram& program) {
-  std::string usage = program.name;
-  for (const Subcommand& sub : program.subcommands) {
-    absl::StrAppend(&usage, usage == program.name ? " " : " | ", sub.name, " ",
-                    sub.usage);
-  }
-  return absl::StrCat(usage, "\n", program.exit_codes);
+  std::string usage;
+  for (const Subcommand& sub : program.subcommands)
+    absl::StrAppend(&usage, "  ", program.name, " ", sub.name, " ", sub.usage,
+                    "\n");
+  return absl::StrCat(usage, program.exit_codes);
 }
 
 // Runs a subcommand whose one-dash words are operands: only the words with
@@ -128,7 +128,7 @@ int RunSubcommand(const SubcommandProgram& program, int argc, char** argv) {
   const Subcommand* sub = Choose(program, words);
   if (sub == nullptr) {
     if (AsksForHelp(words)) {
-      std::cout << "usage: " << Usage(program) << "\n";
+      std::cout << "usage:\n" << Usage(program) << "\n";
       return kExitOk;
     }
     std::cerr << "usage: " << program.name << " ";

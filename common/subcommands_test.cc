@@ -85,7 +85,7 @@ TEST(SubcommandsTest, WithoutADefaultANameIsNeeded) {
   ::testing::internal::CaptureStdout();
   EXPECT_EQ(Dispatch(program, {"--help"}), 0);
   EXPECT_THAT(::testing::internal::GetCapturedStdout(),
-              HasSubstr("usage: tool make [NAME] | paint COLOUR | talk"));
+              HasSubstr("usage:\n  tool make [NAME]\n  tool paint COLOUR\n"));
 }
 
 }  // namespace
