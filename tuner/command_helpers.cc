@@ -66,13 +66,8 @@ absl::StatusOr<FitPaths> FitPathsOf(const FitRequest& request,
   return paths;
 }
 
-absl::StatusOr<Venue> VenueOf(const VenueRequest& request) {
-  Venue venue;
-  venue.shards = request.shards;
-  venue.cpus_per_shard = request.cpus_per_shard;
-  venue.use_srun = request.srun;
-  venue.sbatch_options = request.sbatch_options;
-  venue.arena = CommandLinePath(request.arena);
+absl::StatusOr<Venue> VenueOf(Venue venue) {
+  venue.arena = CommandLinePath(venue.arena);
   if (venue.arena.empty()) venue.arena = DefaultArenaBinary();
   if (venue.arena.find('/') != std::string::npos)
     venue.arena = std::filesystem::absolute(venue.arena).string();

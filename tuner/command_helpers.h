@@ -56,8 +56,9 @@ struct ConfiguredRun {
   std::string output_dir;
 };
 
-// Where the request's matches play; InvalidArgument naming the flag.
-absl::StatusOr<Venue> VenueOf(const VenueRequest& request);
+// `venue` with its arena found and absolute; InvalidArgument naming the
+// flag.
+absl::StatusOr<Venue> VenueOf(Venue venue);
 
 template <typename Config>
 absl::StatusOr<ConfiguredRun<Config>> TuningRunFrom(

@@ -12,7 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "arena/venue.h"
 #include "engine/network.h"
+#include "tuner/extract.h"
 #include "tuner/tuning.pb.h"
 
 namespace chess {
@@ -25,11 +27,10 @@ struct ExtractRequest {
   std::string format;  // by name; "": by `out`'s extension
   bool append = false;
   bool accept_torn = false;  // read a torn last chunk up to the tear
-  int skip_plies = 0;
-  int max_per_game = 0;
-  uint64_t seed = 1;
-  std::string player;          // record the colour this player had
-  std::string qsearch_config;  // "": the built-in config resolves positions
+  // How games become positions; its qsearch_config is the one at
+  // `qsearch_config_path` ("": the built-in config).
+  ExtractOptions options;
+  std::string qsearch_config_path;
 };
 int ExtractCommand(const ExtractRequest& request, std::ostream& out,
                    std::ostream& err);
@@ -65,19 +66,13 @@ int ExportNetCommand(const NetworkFileRequest& request, std::ostream& out,
 int ImportNetCommand(const NetworkFileRequest& request, std::ostream& out,
                      std::ostream& err);
 
-// Where spsa, loop and datagen play their matches (arena/venue.h's words).
-struct VenueRequest {
-  int shards = 0;  // 0: in this process
-  int cpus_per_shard = 1;
-  bool srun = false;
-  std::vector<std::string> sbatch_options;
-  std::string arena;  // "": the one beside the tuner, else from PATH
-};
 // `spsa CONFIG --state --work_dir`, `loop CONFIG --output_dir` and
 // `datagen CONFIG --output_dir [--out]`.
 struct TuningRunRequest {
   std::vector<std::string> operands;  // the config
-  VenueRequest venue;
+  // Where the matches play; arena "": the one beside the tuner, else from
+  // PATH. run_dir is the command's own.
+  Venue venue;
   std::string state, work_dir;  // spsa
   std::string output_dir;       // loop, datagen
   std::string out, format;      // datagen: the data set

@@ -64,7 +64,8 @@ TEST(TunerCommandsTest, MissingPiecesAreNamed) {
   TuningRunRequest datagen{.operands = {"no-such-datagen.textproto"}};
   EXPECT_EQ(DatagenCommand(datagen, out, err), kExitBadInput);
   EXPECT_THAT(err.str(), HasSubstr("no-such-datagen.textproto"));
-  TuningRunRequest bad_venue{.operands = {"x"}, .venue = {.shards = -1}};
+  TuningRunRequest bad_venue{.operands = {"x"}};
+  bad_venue.venue.shards = -1;
   EXPECT_EQ(LoopCommand(bad_venue, out, err), kExitBadInput);
   EXPECT_THAT(err.str(), HasSubstr("--shards"));
   EXPECT_EQ(TuningReportCommand({}, "", out, err), kExitBadInput);

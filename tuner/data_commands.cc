@@ -19,14 +19,11 @@ namespace chess {
 namespace {
 
 absl::StatusOr<ExtractOptions> ExtractOptionsOf(const ExtractRequest& request) {
-  ExtractOptions options;
-  options.skip_plies = request.skip_plies;
-  options.max_per_game = request.max_per_game;
-  options.seed = request.seed;
-  options.player = request.player;
+  ExtractOptions options = request.options;
   options.qsearch_config = DefaultEngineConfig();
-  if (!request.qsearch_config.empty()) {
-    auto config = LoadEngineConfig(CommandLinePath(request.qsearch_config));
+  if (!request.qsearch_config_path.empty()) {
+    auto config =
+        LoadEngineConfig(CommandLinePath(request.qsearch_config_path));
     if (!config.ok()) return config.status();
     options.qsearch_config = *config;
   }
@@ -40,7 +37,7 @@ absl::Status CheckFormatKeeps(const ExtractRequest& request,
     return absl::InvalidArgumentError(
         "--append: only our format (data) can be appended to");
   }
-  if (!request.player.empty() && format != DatasetFormat::kProto) {
+  if (!request.options.player.empty() && format != DatasetFormat::kProto) {
     return absl::InvalidArgumentError(
         "--player: only our format (data) keeps the player's colour");
   }

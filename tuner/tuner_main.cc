@@ -167,11 +167,11 @@ chess::ExtractRequest ExtractRequestFromFlags(const Operands& inputs) {
   request.format = absl::GetFlag(FLAGS_format);
   request.append = absl::GetFlag(FLAGS_append);
   request.accept_torn = absl::GetFlag(FLAGS_accept_torn);
-  request.skip_plies = absl::GetFlag(FLAGS_skip_plies);
-  request.max_per_game = absl::GetFlag(FLAGS_max_per_game);
-  request.seed = absl::GetFlag(FLAGS_seed);
-  request.player = absl::GetFlag(FLAGS_player);
-  request.qsearch_config = absl::GetFlag(FLAGS_qsearch_config);
+  request.options.skip_plies = absl::GetFlag(FLAGS_skip_plies);
+  request.options.max_per_game = absl::GetFlag(FLAGS_max_per_game);
+  request.options.seed = absl::GetFlag(FLAGS_seed);
+  request.options.player = absl::GetFlag(FLAGS_player);
+  request.qsearch_config_path = absl::GetFlag(FLAGS_qsearch_config);
   return request;
 }
 
@@ -216,10 +216,11 @@ chess::NetworkFileRequest NetworkFileRequestFromFlags(
 chess::TuningRunRequest TuningRunRequestFromFlags(const Operands& operands) {
   chess::TuningRunRequest request;
   request.operands = operands;
-  request.venue = {absl::GetFlag(FLAGS_shards),
-                   absl::GetFlag(FLAGS_cpus_per_shard),
-                   absl::GetFlag(FLAGS_srun), absl::GetFlag(FLAGS_sbatch),
-                   absl::GetFlag(FLAGS_arena)};
+  request.venue.shards = absl::GetFlag(FLAGS_shards);
+  request.venue.cpus_per_shard = absl::GetFlag(FLAGS_cpus_per_shard);
+  request.venue.use_srun = absl::GetFlag(FLAGS_srun);
+  request.venue.sbatch_options = absl::GetFlag(FLAGS_sbatch);
+  request.venue.arena = absl::GetFlag(FLAGS_arena);
   request.state = absl::GetFlag(FLAGS_state);
   request.work_dir = absl::GetFlag(FLAGS_work_dir);
   request.output_dir = absl::GetFlag(FLAGS_output_dir);
