@@ -27,10 +27,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The workspace: where `bazel run` was started, else the working directory.
+std::string WorkspaceDirectory() {
+  const char* workspace = std::getenv("BUILD_WORKSPACE_DIRECTORY");
+  return workspace ? workspace : ".";
+}
+
 // The workspace's git revision, "-dirty" when tracked files changed.
 std::string GitRevision() {
-  const char* workspace = std::getenv("BUILD_WORKSPACE_DIRECTORY");
-  const std::string dir = workspace ? workspace : ".";
+  const std::string dir = WorkspaceDirectory();
   std::string revision = std::string(absl::StripTrailingAsciiWhitespace(
       RunProgram({"git", "-C", dir, "rev-parse", "--short=12", "HEAD"}).out));
   if (revision.empty()) return "unknown";
@@ -50,11 +55,9 @@ bool ParseShard(const std::string& text, int* index, int* count) {
          *index >= 0 && *index < *count;
 }
 
-// The main job's match: the default one, from the workspace under `bazel run`.
+// The main job's match: the default one, from the workspace.
 std::string MainJobConfig() {
-  const char* workspace = std::getenv("BUILD_WORKSPACE_DIRECTORY");
-  return absl::StrCat(workspace ? workspace : ".",
-                      "/configs/matches/default.textproto");
+  return WorkspaceDirectory() + "/configs/matches/default.textproto";
 }
 
 // Writes fastchess's options, translated, as `dir`/match.textproto; an

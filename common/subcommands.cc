@@ -30,6 +30,13 @@ bool Takes(const Subcommand& sub, const std::string& flag) {
   return std::find(sub.flags.begin(), sub.flags.end(), flag) != sub.flags.end();
 }
 
+// Whether `word` goes to the flag parser: every flag-like word, but for a
+// subcommand with one-dash operands only those with two dashes.
+bool IsFlagWord(const Subcommand& sub, absl::string_view word) {
+  return sub.single_dash_operands ? absl::StartsWith(word, "--")
+                                  : !word.empty() && word[0] == '-';
+}
+
 const Subcommand* Find(const SubcommandProgram& program,
                        const std::string& name) {
   for (const Subcommand& sub : program.subcommands)
@@ -70,7 +77,7 @@ int RunWithSingleDashOperands(const SubcommandProgram& program,
   std::vector<char*> flags = {argv[0]};
   std::vector<std::string> operands;
   for (int i = 1; i < argc; ++i) {
-    if (absl::StartsWith(argv[i], "--")) {
+    if (IsFlagWord(sub, argv[i])) {
       flags.push_back(argv[i]);
     } else if (!(operands.empty() && Find(program, argv[i]))) {
       operands.push_back(argv[i]);
@@ -142,10 +149,8 @@ int RunSubcommand(const SubcommandProgram& program, int argc, char** argv) {
     return kExitOk;
   }
   std::vector<std::string> flags;
-  for (const std::string& w : words) {
-    if (!sub->single_dash_operands || absl::StartsWith(w, "--"))
-      flags.push_back(w);
-  }
+  for (const std::string& w : words)
+    if (IsFlagWord(*sub, w)) flags.push_back(w);
   if (absl::Status s = CheckSubcommandFlags(flags, *sub); !s.ok()) {
     std::cerr << s.message() << "\n";
     return kExitBadInput;
