@@ -418,7 +418,10 @@ void RemoveStaleLinkDirectories(const std::string& root) {
   for (const auto& entry : std::filesystem::directory_iterator(root, error)) {
     std::string name = entry.path().filename().string();
     absl::string_view rest = name;
-    if (!absl::ConsumePrefix(&rest, kLinkDirectoryPrefix)) continue;
+    if (!absl::ConsumePrefix(&rest, kLinkDirectoryPrefix) ||
+        entry.is_symlink(error) || !entry.is_directory(error)) {
+      continue;
+    }
     const std::vector<absl::string_view> parts = absl::StrSplit(rest, '-');
     int pid = 0;
     if (parts.size() != 2 || !absl::SimpleAtoi(parts[0], &pid) || pid <= 0 ||
