@@ -221,6 +221,13 @@ int Engine::Evaluate(const Position& pos, int ply) {
 
 int64_t Engine::ElapsedMs() const { return start_.Milliseconds(); }
 
+int64_t Engine::SoftLimitMs(Move best) const {
+  if (!params_.time_node_fraction() || root_nodes_ == 0) return soft_limit_ms_;
+  return NodeShareSoftLimit(
+      TimeBudget{soft_limit_ms_, hard_limit_ms_},
+      double(root_move_nodes_[best.from() * 64 + best.to()]) / root_nodes_);
+}
+
 void Engine::SetTimeLimits(const Position& pos, const SearchLimits& limits) {
   soft_limit_ms_ = hard_limit_ms_ = 0;
   if (limits.infinite) return;
@@ -756,6 +763,7 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
     // Futile quiet moves are skipped unless they check: known without making
     // them.
     if (may_prune && futile(prune_depth) && !pos.GivesCheck(m)) continue;
+    const uint64_t nodes_before = nodes_;
     Position child = pos;
     child.MakeMove(m);
     const bool gives_check = child.InCheck();
@@ -799,6 +807,10 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
                              true);
         }
       }
+    }
+    if (ply == 0) {
+      root_move_nodes_[m.from() * 64 + m.to()] += nodes_ - nodes_before;
+      root_nodes_ += nodes_ - nodes_before;
     }
     if (stop_.load(std::memory_order_relaxed)) return 0;
 
@@ -879,6 +891,8 @@ SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
   // A ponderhit that came before the search began: its clock starts now.
   if (!Pondering()) ponderhit_at_us_ = 0;
   nodes_ = 0;
+  std::fill(root_move_nodes_.begin(), root_move_nodes_.end(), 0);
+  root_nodes_ = 0;
   next_clock_check_ = 0;
   seldepth_ = 0;
   first_iteration_done_ = false;
@@ -960,7 +974,8 @@ SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
     if (on_iteration) on_iteration(result);
     if (limits.infinite || Pondering()) continue;
     if (limits.soft_nodes > 0 && nodes_ >= limits.soft_nodes) break;
-    if (time_managed && (root_moves.size() == 1 || ClockMs() >= soft_limit_ms_))
+    if (time_managed &&
+        (root_moves.size() == 1 || ClockMs() >= SoftLimitMs(result.best_move)))
       break;
     if (IsMateScore(score) && MateInMoves(score) > 0 &&
         depth >= 2 * MateInMoves(score) + 1 && !limits.depth) {

@@ -223,6 +223,9 @@ class Engine {
   void UpdatePv(int ply, Move m);
   void SetTimeLimits(const Position& pos, const SearchLimits& limits);
   int64_t ElapsedMs() const;
+  // The point after which no iteration starts, with `best` the best move so
+  // far (time_node_fraction).
+  int64_t SoftLimitMs(Move best) const;
   static int64_t NowMicros() {
     return std::chrono::duration_cast<std::chrono::microseconds>(
                std::chrono::steady_clock::now().time_since_epoch())
@@ -304,6 +307,10 @@ class Engine {
   std::vector<int> continuation_;
   Move pv_[kMaxPly + 1][kMaxPly + 1];
   int pv_length_[kMaxPly + 1];
+  // This search's nodes under each root move (by from and to) and in all,
+  // for time_node_fraction.
+  std::vector<uint64_t> root_move_nodes_ = std::vector<uint64_t>(64 * 64);
+  uint64_t root_nodes_ = 0;
 };
 
 }  // namespace chess

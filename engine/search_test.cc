@@ -301,6 +301,21 @@ TEST(SearchTest, MovetimeIsRespected) {
   EXPECT_LT(ThreadCpuMs() - cpu_before, 5000);
 }
 
+// With the soft limit moved by the best move's share of the nodes, a search
+// under a clock still ends (a share of 0 or 1 included) with a move.
+TEST(SearchTest, NodeShareTimeManagementEndsUnderAClock) {
+  EngineConfig config = DefaultEngineConfig();
+  config.mutable_search()->set_time_node_fraction(true);
+  Engine engine(config);
+  SearchLimits limits;
+  limits.time_left_ms[kWhite] = limits.time_left_ms[kBlack] = 1000;
+  const int64_t cpu_before = ThreadCpuMs();
+  EXPECT_FALSE(engine.Search(Game(), limits).best_move.is_none());
+  // The hard limit is a fifth of the clock here; the bound is generous, as
+  // in MovetimeIsRespected.
+  EXPECT_LT(ThreadCpuMs() - cpu_before, 5000);
+}
+
 }  // namespace
 }  // namespace chess
 

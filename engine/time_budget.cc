@@ -24,4 +24,10 @@ TimeBudget BudgetForMove(const GameClock& clock, int64_t move_overhead_ms,
   return budget;
 }
 
+int64_t NodeShareSoftLimit(const TimeBudget& budget, double best_move_share) {
+  const double share = std::clamp(best_move_share, 0.0, 1.0);
+  const auto scaled = int64_t(double(budget.soft_ms) * (1.5 - share) * 1.35);
+  return std::clamp<int64_t>(scaled, 1, std::max<int64_t>(1, budget.hard_ms));
+}
+
 }  // namespace chess

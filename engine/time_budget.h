@@ -41,6 +41,12 @@ struct TimePolicy {
 TimeBudget BudgetForMove(const GameClock& clock, int64_t move_overhead_ms,
                          const TimePolicy& policy);
 
+// The soft limit once the best move so far took `best_move_share` (0 to 1)
+// of the search's nodes (SearchParams' time_node_fraction): (1.5 - share) *
+// 1.35 of `budget.soft_ms`, at least 1 ms and at most `budget.hard_ms`. A
+// move the search has settled on stops sooner; a contested one gets more.
+int64_t NodeShareSoftLimit(const TimeBudget& budget, double best_move_share);
+
 }  // namespace chess
 
 #endif  // ENGINE_TIME_BUDGET_H_

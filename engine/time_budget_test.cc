@@ -77,4 +77,14 @@ TEST(TimeBudgetTest, PolicySpendsMoreOfTheIncrementAndTheShare) {
 }
 
 }  // namespace
+TEST(TimeBudgetTest, NodeShareMovesTheSoftLimit) {
+  const TimeBudget budget{.soft_ms = 1000, .hard_ms = 1800};
+  EXPECT_EQ(NodeShareSoftLimit(budget, 1.0), 675);  // settled: sooner
+  EXPECT_EQ(NodeShareSoftLimit(budget, 0.5), 1350);
+  EXPECT_EQ(NodeShareSoftLimit(budget, 0.0), 1800);  // within the hard limit
+  EXPECT_EQ(NodeShareSoftLimit(budget, -3.0), 1800);
+  EXPECT_EQ(NodeShareSoftLimit(budget, 7.0), 675);
+  EXPECT_EQ(NodeShareSoftLimit(TimeBudget{.soft_ms = 1, .hard_ms = 1}, 1.0), 1);
+}
+
 }  // namespace chess
