@@ -76,7 +76,6 @@ TEST(TimeBudgetTest, PolicySpendsMoreOfTheIncrementAndTheShare) {
       << "percentages are clamped to [1, 100]";
 }
 
-}  // namespace
 TEST(TimeBudgetTest, NodeShareMovesTheSoftLimit) {
   const TimeBudget budget{.soft_ms = 1000, .hard_ms = 1800};
   EXPECT_EQ(NodeShareSoftLimit(budget, 1.0), 675);  // settled: sooner
@@ -87,4 +86,5 @@ TEST(TimeBudgetTest, NodeShareMovesTheSoftLimit) {
   EXPECT_EQ(NodeShareSoftLimit(TimeBudget{.soft_ms = 1, .hard_ms = 1}, 1.0), 1);
 }
 
+}  // namespace
 }  // namespace chess
