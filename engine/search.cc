@@ -225,7 +225,7 @@ int64_t Engine::SoftLimitMs(Move best) const {
   if (!params_.time_node_fraction() || root_nodes_ == 0) return soft_limit_ms_;
   return NodeShareSoftLimit(
       TimeBudget{soft_limit_ms_, hard_limit_ms_},
-      double(root_move_nodes_[best.from() * 64 + best.to()]) / root_nodes_);
+      double(root_move_nodes_[best.from()][best.to()]) / root_nodes_);
 }
 
 void Engine::SetTimeLimits(const Position& pos, const SearchLimits& limits) {
@@ -809,7 +809,7 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
       }
     }
     if (ply == 0) {
-      root_move_nodes_[m.from() * 64 + m.to()] += nodes_ - nodes_before;
+      root_move_nodes_[m.from()][m.to()] += nodes_ - nodes_before;
       root_nodes_ += nodes_ - nodes_before;
     }
     if (stop_.load(std::memory_order_relaxed)) return 0;
@@ -891,7 +891,7 @@ SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
   // A ponderhit that came before the search began: its clock starts now.
   if (!Pondering()) ponderhit_at_us_ = 0;
   nodes_ = 0;
-  std::fill(root_move_nodes_.begin(), root_move_nodes_.end(), 0);
+  std::memset(root_move_nodes_, 0, sizeof(root_move_nodes_));
   root_nodes_ = 0;
   next_clock_check_ = 0;
   seldepth_ = 0;

@@ -309,7 +309,7 @@ class Engine {
   int pv_length_[kMaxPly + 1];
   // This search's nodes under each root move (by from and to) and in all,
   // for time_node_fraction.
-  std::vector<uint64_t> root_move_nodes_ = std::vector<uint64_t>(64 * 64);
+  uint64_t root_move_nodes_[64][64] = {};
   uint64_t root_nodes_ = 0;
 };
 
