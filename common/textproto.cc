@@ -8,13 +8,16 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "google/protobuf/io/tokenizer.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/text_format.h"
 
 namespace chess {
 namespace {
 
+using google::protobuf::Descriptor;
 using google::protobuf::FieldDescriptor;
 using google::protobuf::TextFormat;
+using google::protobuf::io::Tokenizer;
 
 class CollectFirstError : public google::protobuf::io::ErrorCollector {
  public:
@@ -84,6 +87,94 @@ std::string LocationOf(const google::protobuf::Message& message,
   return absl::StrCat(location.line + 1, ":", location.column + 1, ": ");
 }
 
+// protobuf's text parser skips, without a word, a field whose name its message
+// reserves; a config naming an option that was removed must fail to load
+// instead of silently meaning nothing. Walks the text that parsed, tracking
+// the message type each field opens.
+class ReservedNameFinder {
+ public:
+  explicit ReservedNameFinder(absl::string_view text)
+      : input_(text.data(), static_cast<int>(text.size())),
+        tokenizer_(&input_, &errors_) {
+    // As protobuf's text parser reads the same text.
+    tokenizer_.set_comment_style(Tokenizer::SH_COMMENT_STYLE);
+    tokenizer_.set_allow_f_after_float(true);
+    tokenizer_.set_require_space_after_number(false);
+    tokenizer_.set_allow_multiline_strings(true);
+    tokenizer_.Next();
+  }
+
+  // "line:column: ..." of the first reserved name in the text, or "".
+  std::string Find(const Descriptor* type) {
+    Message(type, "");
+    return found_;
+  }
+
+ private:
+  bool At(absl::string_view token) {
+    return tokenizer_.current().text == token;
+  }
+  bool Done() {
+    return !found_.empty() || tokenizer_.current().type == Tokenizer::TYPE_END;
+  }
+
+  // Fields up to `close` ("" for the end of the text), then past it.
+  void Message(const Descriptor* type, absl::string_view close) {
+    while (!Done() && !At(close)) Field(type);
+    if (!Done()) tokenizer_.Next();
+  }
+
+  void Field(const Descriptor* type) {
+    const Tokenizer::Token name = tokenizer_.current();
+    const FieldDescriptor* field = nullptr;
+    if (At("[")) {  // an extension or Any type name: not checked inside
+      while (!Done() && !At("]")) tokenizer_.Next();
+    } else if (type != nullptr && type->IsReservedName(name.text)) {
+      found_ = absl::StrCat(name.line + 1, ":", name.column + 1, ": ",
+                            type->name(), " field \"", name.text,
+                            "\" was removed (its name is reserved); delete it");
+      return;
+    } else if (type != nullptr) {
+      field = type->FindFieldByName(name.text);
+    }
+    tokenizer_.Next();
+    const Descriptor* value_type = field ? field->message_type() : nullptr;
+    if (At(":")) tokenizer_.Next();
+    if (At("[")) {
+      tokenizer_.Next();
+      while (!Done() && !At("]")) {
+        Value(value_type);
+        if (At(",")) tokenizer_.Next();
+      }
+      if (!Done()) tokenizer_.Next();
+    } else {
+      Value(value_type);
+    }
+    if (At(";") || At(",")) tokenizer_.Next();
+  }
+
+  void Value(const Descriptor* type) {
+    if (Done()) return;
+    if (At("{") || At("<")) {
+      const bool brace = At("{");
+      tokenizer_.Next();
+      Message(type, brace ? "}" : ">");
+      return;
+    }
+    if (At("-")) tokenizer_.Next();
+    const bool string = tokenizer_.current().type == Tokenizer::TYPE_STRING;
+    if (!Done()) tokenizer_.Next();
+    while (string && tokenizer_.current().type == Tokenizer::TYPE_STRING) {
+      tokenizer_.Next();  // adjacent strings are one value
+    }
+  }
+
+  google::protobuf::io::ArrayInputStream input_;
+  CollectFirstError errors_;
+  Tokenizer tokenizer_;
+  std::string found_;
+};
+
 }  // namespace
 
 absl::Status ParseTextProto(absl::string_view text,
@@ -98,6 +189,11 @@ absl::Status ParseTextProto(absl::string_view text,
   if (!parser.ParseFromString(std::string(text), message)) {
     return absl::InvalidArgumentError(
         absl::StrCat(source_name, ":", errors.error()));
+  }
+  if (std::string reserved =
+          ReservedNameFinder(text).Find(message->GetDescriptor());
+      !reserved.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(source_name, ":", reserved));
   }
   if (!validate) return absl::OkStatus();
   if (absl::Status status = validate(); !status.ok()) {

@@ -1,8 +1,12 @@
 #include "common/textproto.h"
 
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "common/textproto_test.pb.h"
 #include "google/protobuf/descriptor.pb.h"
 #include "gtest/gtest.h"
 
@@ -17,6 +21,51 @@ TEST(TextProtoTest, ASyntaxErrorNamesSourceLineAndColumn) {
                                         "a.textproto", &message, nullptr);
   ASSERT_FALSE(s.ok());
   EXPECT_TRUE(absl::StartsWith(s.message(), "a.textproto:2:9: ")) << s;
+}
+
+// protobuf's own parser skips reserved names silently; ours must refuse them,
+// wherever they stand, and still read everything around them.
+TEST(TextProtoTest, AReservedNameFailsNamingLineAndColumn) {
+  struct Case {
+    const char* text;
+    const char* location;
+    const char* name;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"removed_root_field: 1\n", "1:1", "removed_root_field"},
+           {"name: \"a\" also_removed { x: 1 }\n", "1:11", "also_removed"},
+           {"leaf {\n  value: 2\n  removed_leaf_field: \"s\"\n}\n", "3:3",
+            "removed_leaf_field"},
+           {"# removed_root_field: 1\nleaves [{ value: 1 }, <\n"
+            "  words: [\"a\" \"b\", 'c'] removed_leaf_field: [1, 2] >]\n",
+            "3:25", "removed_leaf_field"},
+           {"numbers: [1.5f, -2, inf]; name: 'x'\nleaf: { value: -3 };\n"
+            "also_removed: -1\n",
+            "3:1", "also_removed"},
+       }) {
+    SCOPED_TRACE(c.text);
+    textproto_test::Root message;
+    const absl::Status s =
+        ParseTextProto(c.text, "r.textproto", &message, nullptr);
+    ASSERT_FALSE(s.ok());
+    EXPECT_TRUE(absl::StartsWith(
+        s.message(), absl::StrCat("r.textproto:", c.location, ": ")))
+        << s;
+    EXPECT_TRUE(absl::StrContains(s.message(), c.name)) << s;
+  }
+}
+
+TEST(TextProtoTest, NamesThatAreNotReservedStillParse) {
+  textproto_test::Root message;
+  const std::string text =
+      "# also_removed: 1\nname: \"removed_root_field\"\n"
+      "leaves [{ value: 1 words: ['removed_leaf_field'] }, { value: 2 }]\n"
+      "leaf < value: 7 > numbers: [1, 2.5]\n";
+  ASSERT_TRUE(ParseTextProto(text, "ok.textproto", &message, nullptr).ok());
+  EXPECT_EQ(message.name(), "removed_root_field");
+  EXPECT_EQ(message.leaves_size(), 2);
+  EXPECT_EQ(message.leaf().value(), 7);
+  EXPECT_EQ(message.numbers_size(), 2);
 }
 
 TEST(TextProtoTest, AValidationErrorPointsAtTheFieldItNames) {

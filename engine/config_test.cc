@@ -58,6 +58,22 @@ TEST(ConfigTest, SyntaxErrorNamesFileLineAndColumn) {
   EXPECT_THAT(std::string(config.status().message()), HasSubstr("nul_move"));
 }
 
+// A technique that lost its SPRT leaves its name reserved: a config that still
+// sets it must fail to load, not load with the switch silently ignored.
+TEST(ConfigTest, ARemovedSearchOptionFailsToLoad) {
+  for (const char* name : {"razoring", "null_move_tt_guard"}) {
+    SCOPED_TRACE(name);
+    auto config = ParseEngineConfig(
+        absl::StrCat("name: \"x\"\nsearch {\n  hash_mb: 8\n  ", name,
+                     ": true\n}\n"),
+        "old.textproto");
+    ASSERT_FALSE(config.ok());
+    EXPECT_THAT(std::string(config.status().message()),
+                HasSubstr("old.textproto:4:3: "));
+    EXPECT_THAT(std::string(config.status().message()), HasSubstr(name));
+  }
+}
+
 TEST(ConfigTest, RangeErrorNamesFileLineAndField) {
   auto config =
       ParseEngineConfig("search {\n  hash_mb: 100000000\n}\n", "big.textproto");
