@@ -90,6 +90,37 @@ FloatNetwork RandomPerspective(const NetworkSettings& settings,
   return net;
 }
 
+// The start network with the buckets `settings` ask for, when it has none:
+// each output bucket a copy of its output layer (so it evaluates every
+// position exactly as before), each king bucket a copy of its input layer
+// (exactly as before while the side's king stands on files a-d; on e-h the
+// engine mirrors the board's files, so there it starts as the start's
+// evaluation of the mirrored board). A start that has buckets keeps its own.
+FloatNetwork WithBuckets(FloatNetwork net, const NetworkSettings& settings) {
+  if (net.output_buckets == 1 && settings.output_buckets() > 1) {
+    const size_t layer = net.output_weights.size();
+    net.output_buckets = settings.output_buckets();
+    net.output_weights.resize(layer * net.output_buckets);
+    for (int b = 1; b < net.output_buckets; ++b) {
+      std::copy_n(net.output_weights.begin(), layer,
+                  net.output_weights.begin() + b * layer);
+    }
+    net.output_biases.assign(net.output_buckets, net.output_bias);
+  }
+  if (net.king_buckets.empty() && settings.king_buckets_size() > 0) {
+    net.king_buckets.assign(settings.king_buckets().begin(),
+                            settings.king_buckets().end());
+    const size_t layer = net.input_weights.size();
+    const int buckets = InputBuckets(net);
+    net.input_weights.resize(layer * buckets);
+    for (int b = 1; b < buckets; ++b) {
+      std::copy_n(net.input_weights.begin(), layer,
+                  net.input_weights.begin() + b * layer);
+    }
+  }
+  return net;
+}
+
 // Eight floats (GCC and Clang vector extension): one AVX register.
 using Floats = float __attribute__((vector_size(32)));
 inline constexpr int kFloatLanes = 8;
@@ -371,8 +402,8 @@ absl::StatusOr<NetworkTraining> TrainPerspectiveNetwork(
     const std::function<void(int, const NetworkParams&)>& on_epoch,
     const NetworkParams* initial) {
   std::mt19937_64 rng(settings.seed());
-  FloatNetwork net =
-      initial ? Unrounded(*initial) : RandomPerspective(settings, rng);
+  FloatNetwork net = initial ? WithBuckets(Unrounded(*initial), settings)
+                             : RandomPerspective(settings, rng);
   const Quantisation q =
       initial ? QuantisationOf(*initial)
               : Quantisation{settings.activation_one(), settings.output_one(),

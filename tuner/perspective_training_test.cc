@@ -209,6 +209,46 @@ TEST(PerspectiveTrainingTest, LearnsWithKingAndOutputBuckets) {
             "mirrored onto a-d, so they must match");
 }
 
+// A plain network given buckets to grow into: no epoch later, every output
+// bucket evaluates as the plain network did, and so does every king bucket
+// while both kings stand on files a-d (on e-h the engine mirrors the files).
+TEST(PerspectiveTrainingTest, APlainStartGrowsBucketsThatEvaluateAsItDid) {
+  const NetworkSamples train = MaterialSamples(1, /*short_run=*/true);
+  NetworkSettings settings = PerspectiveSettings();
+  settings.set_epochs(1);
+  const NetworkTraining plain = TrainPerspectiveNetwork(train, settings);
+  NetworkSettings grow = settings;
+  grow.set_epochs(0);
+  for (int s = 0; s < 64; ++s) grow.add_king_buckets(s < 16 ? 0 : 1);
+  grow.set_output_buckets(8);
+  ASSERT_TRUE(ValidateNetworkSettings(grow).ok());
+  const NetworkTraining grown =
+      TrainPerspectiveNetwork(train, grow, {}, &plain.params);
+  EXPECT_EQ(grown.params.output_buckets(), 8);
+  EXPECT_EQ(grown.params.king_buckets_size(), 64);
+  EXPECT_EQ(grown.params.input_weights_size(), 2 * 768 * 32);
+  auto before = Network::FromProto(plain.params);
+  auto after = Network::FromProto(grown.params);
+  ASSERT_TRUE(before.ok() && after.ok());
+  int compared = 0;
+  for (const Position& pos : testing::RandomPlayPositions(40, 160, 7)) {
+    const bool kings_on_a_to_d =
+        (pos.king_square(kWhite) & 7) < 4 && (pos.king_square(kBlack) & 7) < 4;
+    if (!kings_on_a_to_d) continue;
+    ASSERT_EQ(after->Evaluate(pos), before->Evaluate(pos)) << pos.ToFen();
+    ++compared;
+  }
+  EXPECT_GT(compared, 100);
+  // Output buckets alone: every position as before.
+  grow.clear_king_buckets();
+  const NetworkTraining outputs =
+      TrainPerspectiveNetwork(train, grow, {}, &plain.params);
+  auto output_only = Network::FromProto(outputs.params);
+  ASSERT_TRUE(output_only.ok());
+  for (const Position& pos : testing::RandomPlayPositions(10, 160, 8))
+    ASSERT_EQ(output_only->Evaluate(pos), before->Evaluate(pos)) << pos.ToFen();
+}
+
 // A set spooled to disk in blocks trains as well as one in memory, the same
 // seed giving the same network; the spool gives back what it was given.
 TEST(PerspectiveTrainingTest, TrainsFromBlocksOnDisk) {
