@@ -64,9 +64,12 @@ NetworkShape ShapeOf(const NetworkParams& params) {
 std::string DescribeShape(const NetworkShape& shape) {
   if (shape.king_buckets.empty() && shape.output_buckets == 1)
     return "no buckets";
-  return absl::StrCat(shape.king_buckets.empty() ? 1 : InputBuckets(shape),
-                      " king buckets (mirrored), ", shape.output_buckets,
-                      " output buckets");
+  // Without a king bucket layout the engine mirrors nothing.
+  return absl::StrCat(
+      shape.king_buckets.empty()
+          ? "no king buckets"
+          : absl::StrCat(InputBuckets(shape), " king buckets (mirrored)"),
+      ", ", shape.output_buckets, " output buckets");
 }
 
 absl::StatusOr<std::vector<int>> ParseKingBuckets(absl::string_view text) {

@@ -31,7 +31,8 @@ struct NetworkShape {
   int output_buckets = 1;
 };
 NetworkShape ShapeOf(const NetworkParams& params);
-// "4 king buckets, 8 output buckets", or "no buckets".
+// "4 king buckets (mirrored), 8 output buckets", "no king buckets, 8 output
+// buckets", or "no buckets".
 std::string DescribeShape(const NetworkShape& shape);
 // 64 numbers separated by commas or spaces (bullet's layout, a1 first), or
 // empty for none.

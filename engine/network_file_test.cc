@@ -93,6 +93,8 @@ TEST(NetworkFileTest, BucketedNetworksRoundTripInBulletsLayout) {
   const NetworkShape shape = ShapeOf(params);
   EXPECT_EQ(DescribeShape(shape),
             "2 king buckets (mirrored), 8 output buckets");
+  EXPECT_EQ(DescribeShape({{}, 8}), "no king buckets, 8 output buckets");
+  EXPECT_EQ(DescribeShape({}), "no buckets");
   absl::StatusOr<NetworkParams> back =
       ParseBulletNetwork(file->bytes, {}, "x", shape);
   ASSERT_TRUE(back.ok()) << back.status();

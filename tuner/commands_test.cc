@@ -32,6 +32,7 @@ TEST(TunerCommandsTest, ANetworkGoesOutAndComesBackTheSame) {
   request.input = dir + "/default.bin";
   request.out = dir + "/back.textproto";
   request.start = kDefault;
+  request.output_buckets = 8;  // default's: the file does not say them
   ASSERT_EQ(ImportNetCommand(request, out, err), kExitOk) << err.str();
   EXPECT_THAT(out.str(), HasSubstr("(768 -> 256) x 2 -> 1 from"));
 }

@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_replace.h"
+#include "engine/network_file.h"
 
 namespace chess {
 namespace {
@@ -220,11 +221,10 @@ std::vector<std::string> NetworkProvenance(
   }
   if (settings.mirror_files()) lines.back() += ", files mirrored too";
   if (settings.king_buckets_size() > 0 || settings.output_buckets() > 1) {
-    lines.back() += absl::StrFormat(
-        ", %d king buckets, %d output buckets",
-        KingBucketCount(absl::MakeConstSpan(settings.king_buckets().data(),
-                                            settings.king_buckets_size())),
-        settings.output_buckets());
+    lines.back() +=
+        absl::StrCat(", ", DescribeShape({{settings.king_buckets().begin(),
+                                           settings.king_buckets().end()},
+                                          settings.output_buckets()}));
   }
   if (settings.whole_evaluation()) lines.back() += ", the whole evaluation";
   if (start == nullptr) {

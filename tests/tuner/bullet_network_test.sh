@@ -69,15 +69,15 @@ cmp -s buckets.bin buckets_again.bin || fail "a bucketed file changed through im
 bench() { "$UCI" "$@" bench 2>&1 | grep -o '^[0-9]* nodes'; }
 "$TUNER" export-net --qb=256 --out=default.bin "$DEFAULT" >export.txt 2>&1 || fail "export-net: $(cat export.txt)"
 grep -q "^exact: evaluates every position as" export.txt || fail "not exact: $(cat export.txt)"
-grep -q "exported: bullet's quantised format, QA 255, QB 256, scale 400, no buckets; from default exactly" default.bin.provenance ||
+grep -q "exported: bullet's quantised format, QA 255, QB 256, scale 400, no king buckets, 8 output buckets; from default exactly" default.bin.provenance ||
   fail "no provenance beside the file: $(tail -1 default.bin.provenance)"
 want=$(bench --config="$DEFAULT")
 # pesto's engine searches with its own settings (default's aspiration windows are
 # narrower): the same tree is that of pesto's config with default's network in it.
-"$TUNER" import-net --qb=256 --start="$PESTO" --out=pesto_default_net.textproto default.bin >/dev/null 2>&1 ||
+"$TUNER" import-net --qb=256 --output_buckets=8 --start="$PESTO" --out=pesto_default_net.textproto default.bin >/dev/null 2>&1 ||
   fail "import-net into pesto's config"
 want_in_pesto=$(bench --config=pesto_default_net.textproto)
-got=$({ printf 'setoption name EvalFile value default.bin\nsetoption name EvalFileQB value 256\nbench\nquit\n'; } |
+got=$({ printf 'setoption name EvalFileOutputBuckets value 8\nsetoption name EvalFile value default.bin\nsetoption name EvalFileQB value 256\nbench\nquit\n'; } |
   "$UCI" --config="$PESTO" 2>&1 | grep -o '^[0-9]* nodes')
 echo "bench: pesto with default's network $want_in_pesto, default's export through EvalFile (in pesto's engine) $got"
 [[ -n "$want_in_pesto" && "$want_in_pesto" == "$got" ]] ||
@@ -88,7 +88,7 @@ grep -qP "^output layer x0.25, rounded: on 10000 positions .* differs by [0-9.]+
 echo "$(tail -1 export64.txt)"
 
 # Back and forth: the same bytes, the same tree.
-"$TUNER" import-net --qb=256 --out=imported.textproto default.bin >import.txt 2>&1 || fail "import-net: $(cat import.txt)"
+"$TUNER" import-net --qb=256 --output_buckets=8 --out=imported.textproto default.bin >import.txt 2>&1 || fail "import-net: $(cat import.txt)"
 "$TUNER" export-net --qb=256 --out=again.bin imported.textproto >/dev/null 2>&1 || fail "export of the import"
 cmp -s default.bin again.bin || fail "import then export changed the file"
 [[ "$(bench --config=imported.textproto)" == "$want" ]] || fail "the imported config searches another tree"
