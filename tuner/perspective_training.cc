@@ -97,26 +97,22 @@ FloatNetwork RandomPerspective(const NetworkSettings& settings,
 // engine mirrors the board's files, so there it starts as the start's
 // evaluation of the mirrored board). A start that has buckets keeps its own.
 FloatNetwork WithBuckets(FloatNetwork net, const NetworkSettings& settings) {
+  // `layer` followed by copies of itself, `copies` in all.
+  auto repeat = [](std::vector<float>& layer, int copies) {
+    const size_t size = layer.size();
+    layer.resize(size * copies);
+    for (int c = 1; c < copies; ++c)
+      std::copy_n(layer.begin(), size, layer.begin() + c * size);
+  };
   if (net.output_buckets == 1 && settings.output_buckets() > 1) {
-    const size_t layer = net.output_weights.size();
     net.output_buckets = settings.output_buckets();
-    net.output_weights.resize(layer * net.output_buckets);
-    for (int b = 1; b < net.output_buckets; ++b) {
-      std::copy_n(net.output_weights.begin(), layer,
-                  net.output_weights.begin() + b * layer);
-    }
+    repeat(net.output_weights, net.output_buckets);
     net.output_biases.assign(net.output_buckets, net.output_bias);
   }
   if (net.king_buckets.empty() && settings.king_buckets_size() > 0) {
     net.king_buckets.assign(settings.king_buckets().begin(),
                             settings.king_buckets().end());
-    const size_t layer = net.input_weights.size();
-    const int buckets = InputBuckets(net);
-    net.input_weights.resize(layer * buckets);
-    for (int b = 1; b < buckets; ++b) {
-      std::copy_n(net.input_weights.begin(), layer,
-                  net.input_weights.begin() + b * layer);
-    }
+    repeat(net.input_weights, InputBuckets(net));
   }
   return net;
 }

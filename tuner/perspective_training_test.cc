@@ -232,8 +232,8 @@ TEST(PerspectiveTrainingTest, APlainStartGrowsBucketsThatEvaluateAsItDid) {
   ASSERT_TRUE(before.ok() && after.ok());
   int compared = 0;
   for (const Position& pos : testing::RandomPlayPositions(40, 160, 7)) {
-    const bool kings_on_a_to_d =
-        (pos.king_square(kWhite) & 7) < 4 && (pos.king_square(kBlack) & 7) < 4;
+    const bool kings_on_a_to_d = FileOf(pos.king_square(kWhite)) < 4 &&
+                                 FileOf(pos.king_square(kBlack)) < 4;
     if (!kings_on_a_to_d) continue;
     ASSERT_EQ(after->Evaluate(pos), before->Evaluate(pos)) << pos.ToFen();
     ++compared;
