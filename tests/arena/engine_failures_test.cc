@@ -26,9 +26,12 @@ int ProcessesWithMarker(const std::string& marker) {
   int count = 0;
   for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
     std::ifstream in(entry.path() / "cmdline", std::ios::binary);
-    std::string cmdline((std::istreambuf_iterator<char>(in)),
-                        std::istreambuf_iterator<char>());
-    if (cmdline.find(marker) != std::string::npos) ++count;
+    // A process that exits between the listing and the read fails the read
+    // (ESRCH); the stream's << turns that into a failbit, where reading the
+    // buffer directly would throw.
+    std::ostringstream cmdline;
+    cmdline << in.rdbuf();
+    if (cmdline.str().find(marker) != std::string::npos) ++count;
   }
   return count;
 }
