@@ -49,9 +49,9 @@ void TranspositionTable::ZeroedPages::Zero() {
 
 size_t TranspositionTable::Resize(size_t megabytes) {
   static_assert(std::atomic<uint64_t>::is_always_lock_free &&
-                sizeof(Slot) == 16);
+                sizeof(Slot) == 16 && sizeof(Bucket) == 64);
   memory_ = ZeroedPages();
-  slots_ = nullptr;
+  buckets_ = nullptr;
   size_ = 0;
   // Never more than half the machine's memory: as the search fills the
   // table, more would be paged out, or end the process.
@@ -61,10 +61,10 @@ size_t TranspositionTable::Resize(size_t megabytes) {
         std::min<size_t>(megabytes, (size_t(pages) * size_t(page) >> 20) / 2);
   }
   for (megabytes_ = megabytes; megabytes_ > 0; megabytes_ /= 2) {
-    const size_t count = megabytes_ * 1024 * 1024 / sizeof(Slot);
-    memory_ = ZeroedPages(count * sizeof(Slot));
+    const size_t count = megabytes_ * 1024 * 1024 / sizeof(Bucket);
+    memory_ = ZeroedPages(count * sizeof(Bucket));
     if (memory_.get()) {
-      slots_ = static_cast<Slot*>(memory_.get());
+      buckets_ = static_cast<Bucket*>(memory_.get());
       size_ = count;
       break;
     }
@@ -78,19 +78,31 @@ void TranspositionTable::Clear() {
   generation_ = 0;
 }
 
+TranspositionTable::Slot& TranspositionTable::Victim(Bucket& bucket,
+                                                     Key key) const {
+  if (const Slot* own = Find(bucket, key)) return const_cast<Slot&>(*own);
+  auto worth = [&](const Slot& slot) {
+    const TTEntry e = Unpack(slot.data.load(std::memory_order_relaxed));
+    if (e.bound == kBoundNone) return -(1 << 20);
+    return int(e.depth) - 8 * uint8_t(generation_ - e.generation);
+  };
+  Slot* victim = &bucket.slots[0];
+  int least = worth(*victim);
+  for (size_t i = 1; i < kBucketSlots; ++i) {
+    const int w = worth(bucket.slots[i]);
+    if (w < least) least = w, victim = &bucket.slots[i];
+  }
+  return *victim;
+}
+
 void TranspositionTable::Store(Key key, Move move, int score, int depth,
                                Bound bound) {
   if (size_ == 0) return;
-  Slot& slot = slots_[Index(key)];
+  Slot& slot = Victim(buckets_[Index(key)], key);
   const uint64_t old_data = slot.data.load(std::memory_order_relaxed);
-  const TTEntry old = Unpack(old_data);
   const bool same =
       (slot.check.load(std::memory_order_relaxed) ^ old_data) == key;
-  if (!same && old.generation == generation_ && old.bound != kBoundNone &&
-      old.depth > depth) {
-    return;  // keep the deeper entry of this search
-  }
-  if (same && move.is_none()) move = Move::FromBits(old.move);
+  if (same && move.is_none()) move = Move::FromBits(Unpack(old_data).move);
   TTEntry e;
   e.move = move.bits();
   e.score = int16_t(score);
@@ -103,11 +115,12 @@ void TranspositionTable::Store(Key key, Move move, int score, int depth,
 }
 
 int TranspositionTable::Hashfull() const {
-  const size_t sample = std::min<size_t>(1000, size_);
+  const size_t sample = std::min<size_t>(1000, size_ * kBucketSlots);
   if (sample == 0) return 0;
   int used = 0;
   for (size_t i = 0; i < sample; ++i) {
-    const TTEntry e = Unpack(slots_[i].data.load(std::memory_order_relaxed));
+    const Slot& slot = buckets_[i / kBucketSlots].slots[i % kBucketSlots];
+    const TTEntry e = Unpack(slot.data.load(std::memory_order_relaxed));
     used += e.bound != kBoundNone && e.generation == generation_;
   }
   return int(used * 1000 / sample);

@@ -1,6 +1,7 @@
-// Transposition table: one entry per slot, indexed by Zobrist key,
-// depth-preferred replacement within a search and always-replace for entries of
-// older searches.
+// Transposition table: buckets of four slots, a cache line each, indexed by
+// Zobrist key. A position's own slot is rewritten; a new position takes the
+// bucket's slot least worth keeping (empty, else the lowest depth less 8 plies
+// per search since it was written).
 #ifndef ENGINE_TT_H_
 #define ENGINE_TT_H_
 
@@ -50,18 +51,16 @@ class TranspositionTable {
   // The entry for `key`, if there is one.
   std::optional<TTEntry> Probe(Key key) const {
     if (size_ == 0) return std::nullopt;
-    const Slot& slot = slots_[Index(key)];
-    const uint64_t data = slot.data.load(std::memory_order_relaxed);
-    if ((slot.check.load(std::memory_order_relaxed) ^ data) != key)
-      return std::nullopt;
-    TTEntry e = Unpack(data);
+    const Slot* slot = Find(buckets_[Index(key)], key);
+    if (!slot) return std::nullopt;
+    TTEntry e = Unpack(slot->data.load(std::memory_order_relaxed));
     if (e.bound == kBoundNone) return std::nullopt;
     e.key = key;
     return e;
   }
   // Starts loading `key`'s slot into the cache, for a probe soon after.
   void Prefetch(Key key) const {
-    if (size_ > 0) __builtin_prefetch(&slots_[Index(key)]);
+    if (size_ > 0) __builtin_prefetch(&buckets_[Index(key)]);
   }
   void Store(Key key, Move move, int score, int depth, Bound bound);
   // Permille of sampled slots written in the current search (UCI "hashfull").
@@ -72,6 +71,22 @@ class TranspositionTable {
     std::atomic<uint64_t> check;  // key ^ data
     std::atomic<uint64_t> data;   // a packed TTEntry without its key
   };
+  static constexpr size_t kBucketSlots = 4;
+  struct alignas(64) Bucket {
+    Slot slots[kBucketSlots];
+  };
+  // The slot of `bucket` that holds `key`, or null.
+  static const Slot* Find(const Bucket& bucket, Key key) {
+    for (const Slot& slot : bucket.slots) {
+      const uint64_t data = slot.data.load(std::memory_order_relaxed);
+      if ((slot.check.load(std::memory_order_relaxed) ^ data) == key)
+        return &slot;
+    }
+    return nullptr;
+  }
+  // Where a store of `key` goes in `bucket`: its own slot, else the least
+  // worth keeping.
+  Slot& Victim(Bucket& bucket, Key key) const;
   static uint64_t Pack(const TTEntry& e) {
     return uint64_t(e.move) | uint64_t(uint16_t(e.score)) << 16 |
            uint64_t(uint8_t(e.depth)) << 32 | uint64_t(e.bound) << 40 |
@@ -110,8 +125,8 @@ class TranspositionTable {
     size_t bytes_ = 0;
   };
   ZeroedPages memory_;
-  Slot* slots_ = nullptr;  // in memory_
-  size_t size_ = 0;
+  Bucket* buckets_ = nullptr;  // in memory_
+  size_t size_ = 0;            // buckets
   size_t megabytes_ = 0;
   uint8_t generation_ = 0;
 };
