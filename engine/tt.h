@@ -58,7 +58,7 @@ class TranspositionTable {
     e.key = key;
     return e;
   }
-  // Starts loading `key`'s slot into the cache, for a probe soon after.
+  // Starts loading `key`'s bucket into the cache, for a probe soon after.
   void Prefetch(Key key) const {
     if (size_ > 0) __builtin_prefetch(&buckets_[Index(key)]);
   }
