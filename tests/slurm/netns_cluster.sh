@@ -6,7 +6,9 @@
 # 12's slurmctld, slurmd, slurm-client, munge and iproute2.
 #
 #   bash tests/slurm/netns_cluster.sh up DIR N    starts N nodes (node1..nodeN); prints
-#                                                 `export SLURM_CONF=DIR/slurm.conf`
+#                                                 `export SLURM_CONF=DIR/slurm.conf`;
+#                                                 first removes a bridge and namespaces
+#                                                 of ours that a killed run left behind
 #   bash tests/slurm/netns_cluster.sh kill DIR NODE     SIGKILLs everything on NODE (its
 #                                                       slurmd and job steps), as a crash
 #   bash tests/slurm/netns_cluster.sh revive DIR NODE   starts NODE's slurmd again
@@ -77,6 +79,7 @@ up() {
     say "slurmctld or slurmd is already running here (another cluster?); not starting a second"
     return 1
   fi
+  remove_leftovers
   mkdir -p "$DIR"/{state,spool,log}
   bash "$(dirname "$0")/cluster.sh" munge || return 1
   ip link add "$BRIDGE" type bridge && ip addr add "$SUBNET.1/24" dev "$BRIDGE" &&
@@ -137,12 +140,35 @@ kill_node() {
   rm -f "$DIR/slurmd-$1.pid"
 }
 
-down() {
-  local ns pid group
+# Every namespace, link and cgroup under our names, with what runs in them.
+remove_network() {
+  local ns group
   for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep "^$NS_PREFIX"); do
     kill_node "${ns#"$NS_PREFIX"}"
     ip netns del "$ns" 2>/dev/null
   done
+  # A veth goes with its namespace; the bridge and the cgroups are ours to remove.
+  ip link del "$BRIDGE" 2>/dev/null
+  for group in /sys/fs/cgroup/cpu/"$NS_PREFIX"* /sys/fs/cgroup/"$NS_PREFIX"*; do
+    [[ -d "$group" ]] && rmdir "$group" 2>/dev/null
+  done
+  return 0
+}
+
+# A run killed before its `down` (a CI job cut off, a machine stopped) leaves the bridge
+# and namespaces behind, and `ip link add` then fails with "File exists". No Slurm daemon
+# runs here (up checked), so nothing uses them: they go.
+remove_leftovers() {
+  if ip link show "$BRIDGE" >/dev/null 2>&1 ||
+    ip netns list 2>/dev/null | grep -q "^$NS_PREFIX"; then
+    say "removing the bridge and namespaces an earlier run left behind"
+    remove_network
+  fi
+}
+
+down() {
+  local pid
+  remove_network
   pid=$(cat "$DIR/slurmctld.pid" 2>/dev/null)
   if [[ -n "$pid" ]]; then
     kill "$pid" 2>/dev/null
@@ -150,11 +176,6 @@ down() {
     kill -9 "$pid" 2>/dev/null
     rm -f "$DIR/slurmctld.pid"
   fi
-  # A veth goes with its namespace; the bridge and the cgroups are ours to remove.
-  ip link del "$BRIDGE" 2>/dev/null
-  for group in /sys/fs/cgroup/cpu/"$NS_PREFIX"* /sys/fs/cgroup/"$NS_PREFIX"*; do
-    [[ -d "$group" ]] && rmdir "$group" 2>/dev/null
-  done
   return 0
 }
 
