@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <span>
 #include <thread>
 
 #include "absl/algorithm/container.h"
@@ -397,7 +398,8 @@ void Engine::UpdatePv(int ply, Move m) {
 }
 
 void Engine::ScoreMoves(const Position& pos, const MoveList& moves,
-                        Move tt_move, int ply, int* scores) const {
+                        Move tt_move, int ply, Bitboard threats,
+                        int* scores) const {
   const Move previous = ply > 0 ? path_moves_[ply - 1] : Move::None();
   const Move counter = params_.order_counter_moves() && !previous.is_none()
                            ? counter_moves_[previous.from()][previous.to()]
@@ -426,23 +428,50 @@ void Engine::ScoreMoves(const Position& pos, const MoveList& moves,
     } else if (m == counter) {
       score = kKillerScore - 2;
     } else if (params_.order_history()) {
-      score = QuietHistory(pos, m, continuations);
+      score = QuietHistory(pos, m, threats, continuations);
     }
     scores[i] = score;
   }
 }
 
-int Engine::QuietHistory(const Position& pos, Move m,
+namespace {
+// Whether a move's from and to squares are among `threats`: its history
+// table.
+struct ThreatIndex {
+  ThreatIndex(Bitboard threats, Move m)
+      : from(bool(threats & SquareBit(m.from()))),
+        to(bool(threats & SquareBit(m.to()))) {}
+  int from, to;
+};
+}  // namespace
+
+Bitboard Engine::ThreatsFor(const Position& pos) const {
+  if (!params_.history_by_threats()) return 0;
+  const Color them = Color(pos.side_to_move() ^ 1);
+  const Bitboard occupied = pos.occupied();
+  const Bitboard pawns = pos.pieces(them, kPawn);
+  Bitboard threats = them == kWhite ? Shift<7>(pawns) | Shift<9>(pawns)
+                                    : Shift<-7>(pawns) | Shift<-9>(pawns);
+  for (const PieceType type : {kKnight, kBishop, kRook, kQueen, kKing}) {
+    for (Bitboard b = pos.pieces(them, type); b;)
+      threats |= AttacksOf(type, PopLowest(b), occupied);
+  }
+  return threats;
+}
+
+int Engine::QuietHistory(const Position& pos, Move m, Bitboard threats,
                          const ContinuationRows& rows) const {
-  int score = history_[pos.side_to_move()][m.from()][m.to()];
+  const ThreatIndex t(threats, m);
+  int score = history_[pos.side_to_move()][t.from][t.to][m.from()][m.to()];
   const int reply = PieceSquare(pos.piece_on(m.from()), m.to());
   for (const int* row : rows)
     if (row) score += row[reply];
   return score;
 }
 
-void Engine::UpdateQuietStats(const Position& pos, Move best, const Move* tried,
-                              int tried_count, int depth, int ply) {
+void Engine::UpdateQuietStats(const Position& pos, Bitboard threats, Move best,
+                              const Move* tried, int tried_count, int depth,
+                              int ply) {
   if (params_.order_killers() && killers_[ply][0] != best) {
     killers_[ply][1] = killers_[ply][0];
     killers_[ply][0] = best;
@@ -458,7 +487,8 @@ void Engine::UpdateQuietStats(const Position& pos, Move best, const Move* tried,
   const std::array<int*, 2> continuations = ContinuationRowsToUpdate(ply);
   auto update = [&](Move m, int delta) {
     auto add = [&](int& h) { AddToHistory(h, delta, kHistoryMax); };
-    add(history_[us][m.from()][m.to()]);
+    const ThreatIndex t(threats, m);
+    add(history_[us][t.from][t.to][m.from()][m.to()]);
     const int reply = PieceSquare(pos.piece_on(m.from()), m.to());
     for (int* row : continuations)
       if (row) add(row[reply]);
@@ -508,7 +538,7 @@ int Engine::Quiescence(const Position& pos, int alpha, int beta, int ply) {
     GenerateLegal<GenMode::kNoisy>(pos, moves);
   }
   int scores[256];
-  ScoreMoves(pos, moves, tt_move, ply, scores);
+  ScoreMoves(pos, moves, tt_move, ply, in_check ? ThreatsFor(pos) : 0, scores);
   for (size_t i = 0; i < moves.size(); ++i) {
     PickNext(moves, scores, i);
     if (use_tt) tt_->Prefetch(pos.KeyAfter(moves[i]));
@@ -670,8 +700,9 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
 
   MoveList moves = MovesAt(pos, ply);
   if (moves.empty()) return in_check ? -kMateScore + ply : 0;
+  const Bitboard threats = ThreatsFor(pos);
   int scores[256];
-  ScoreMoves(pos, moves, tt_move, ply, scores);
+  ScoreMoves(pos, moves, tt_move, ply, threats, scores);
   if (params_.internal_iterative_reduction() && tt_move.is_none() &&
       excluded.is_none() && depth >= params_.iir_min_depth()) {
     --depth;  // no move from an earlier search: likely not worth a full one
@@ -822,7 +853,8 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
         UpdatePv(ply, m);
         if (score >= beta) {
           if (quiet)
-            UpdateQuietStats(pos, m, quiets_tried, quiet_count, depth, ply);
+            UpdateQuietStats(pos, threats, m, quiets_tried, quiet_count, depth,
+                             ply);
           break;
         }
       }
@@ -908,9 +940,9 @@ SearchInfo Engine::Search(const Position& pos, absl::Span<const Key> history,
   root_key_index_ = keys_.size();
   keys_.push_back(pos.key());
   keys_.resize(keys_.size() + kMaxPly + 2);
-  for (auto& side : history_)
-    for (auto& from : side)
-      for (int& h : from) h /= 2;
+  for (int& h :
+       std::span(&history_[0][0][0][0][0], sizeof(history_) / sizeof(int)))
+    h /= 2;
 
   ChooseRootMoves(pos, limits);
   const MoveList root_moves = MovesAt(pos, 0);

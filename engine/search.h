@@ -170,8 +170,9 @@ class Engine {
     path_pieces_[ply] = pos.piece_on(m.from());
   }
   int SearchRoot(const Position& pos, int depth, int previous_score);
+  // `threats`: ThreatsFor(pos), for the quiet moves' history.
   void ScoreMoves(const Position& pos, const MoveList& moves, Move tt_move,
-                  int ply, int* scores) const;
+                  int ply, Bitboard threats, int* scores) const;
   // Whether ScoreMoves scores a capture that loses material below 0 (and
   // every other capture above).
   bool OrdersBySee() const {
@@ -216,10 +217,13 @@ class Engine {
     return {const_cast<int*>(rows[0]), const_cast<int*>(rows[1])};
   }
   // A quiet move's history plus its continuation history from `rows`.
-  int QuietHistory(const Position& pos, Move m,
+  int QuietHistory(const Position& pos, Move m, Bitboard threats,
                    const ContinuationRows& rows) const;
-  void UpdateQuietStats(const Position& pos, Move best, const Move* tried,
-                        int tried_count, int depth, int ply);
+  // The squares the side not to move attacks, where history_by_threats asks
+  // for them; 0 otherwise.
+  Bitboard ThreatsFor(const Position& pos) const;
+  void UpdateQuietStats(const Position& pos, Bitboard threats, Move best,
+                        const Move* tried, int tried_count, int depth, int ply);
   void UpdatePv(int ply, Move m);
   void SetTimeLimits(const Position& pos, const SearchLimits& limits);
   int64_t ElapsedMs() const;
@@ -287,7 +291,9 @@ class Engine {
   std::vector<Key> keys_;  // game history, then the current search path
   size_t root_key_index_ = 0;
   Move killers_[kMaxPly + 2][2];
-  int history_[2][64][64];
+  // By side, from square attacked, to square attacked (history_by_threats;
+  // otherwise [0][0] only), from, to.
+  int history_[2][2][2][64][64];
   // The quiet move that last refuted a move from..to (counter_moves_).
   Move counter_moves_[64][64];
   // The move played from ply i to ply i + 1 on the current path (None: a
