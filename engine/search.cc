@@ -32,8 +32,8 @@ int PieceSquare(Piece piece, Square to) {
   return (ColorOf(piece) * 6 + TypeOf(piece)) * 64 + to;
 }
 // Captures that lose material come after every quiet move (a quiet move's
-// score, its history and two continuation entries, lies within
-// +-3 kHistoryMax).
+// score, its history and two continuation entries and at most 50,000 for an
+// escape, lies within +-(3 kHistoryMax + 50,000)).
 constexpr int kBadNoisyScore = -(1 << 25);
 
 // Victim-major, attacker-minor order value for captures (MVV-LVA).
@@ -397,8 +397,35 @@ void Engine::UpdatePv(int ply, Move m) {
   pv_length_[ply] = std::max(pv_length_[ply + 1], ply + 1);
 }
 
+namespace {
+// order_threat_escapes: a quiet move of a piece of `type` out of a cheaper
+// piece's attack (pawns; pawns and minor pieces; those and rooks: the
+// squares each attacks) to where no such piece attacks.
+int EscapeBonus(PieceType type, Move m, Bitboard pawns, Bitboard minors,
+                Bitboard rooks) {
+  Bitboard danger;
+  int bonus;
+  switch (type) {
+    case kQueen:
+      danger = rooks, bonus = 50000;
+      break;
+    case kRook:
+      danger = minors, bonus = 25000;
+      break;
+    case kKnight:
+    case kBishop:
+      danger = pawns, bonus = 15000;
+      break;
+    default:
+      return 0;
+  }
+  return (danger & SquareBit(m.from())) && !(danger & SquareBit(m.to())) ? bonus
+                                                                         : 0;
+}
+}  // namespace
+
 void Engine::ScoreMoves(const Position& pos, const MoveList& moves,
-                        Move tt_move, int ply, Bitboard threats,
+                        Move tt_move, int ply, const Threats& threats,
                         int* scores) const {
   const Move previous = ply > 0 ? path_moves_[ply - 1] : Move::None();
   const Move counter = params_.order_counter_moves() && !previous.is_none()
@@ -428,7 +455,11 @@ void Engine::ScoreMoves(const Position& pos, const MoveList& moves,
     } else if (m == counter) {
       score = kKillerScore - 2;
     } else if (params_.order_history()) {
-      score = QuietHistory(pos, m, threats, continuations);
+      score = QuietHistory(pos, m, threats.history, continuations);
+      if (params_.order_threat_escapes()) {
+        score += EscapeBonus(TypeOf(pos.piece_on(m.from())), m, threats.pawns,
+                             threats.minors, threats.rooks);
+      }
     }
     scores[i] = score;
   }
@@ -445,18 +476,26 @@ struct ThreatIndex {
 };
 }  // namespace
 
-Bitboard Engine::ThreatsFor(const Position& pos) const {
-  if (!params_.history_by_threats()) return 0;
+Engine::Threats Engine::ThreatsFor(const Position& pos) const {
+  Threats t;
+  if (!params_.history_by_threats() && !params_.order_threat_escapes())
+    return t;
   const Color them = Color(pos.side_to_move() ^ 1);
   const Bitboard occupied = pos.occupied();
-  const Bitboard pawns = pos.pieces(them, kPawn);
-  Bitboard threats = them == kWhite ? Shift<7>(pawns) | Shift<9>(pawns)
-                                    : Shift<-7>(pawns) | Shift<-9>(pawns);
-  for (const PieceType type : {kKnight, kBishop, kRook, kQueen, kKing}) {
+  auto attacks = [&](PieceType type) {
+    Bitboard squares = 0;
     for (Bitboard b = pos.pieces(them, type); b;)
-      threats |= AttacksOf(type, PopLowest(b), occupied);
-  }
-  return threats;
+      squares |= AttacksOf(type, PopLowest(b), occupied);
+    return squares;
+  };
+  const Bitboard pawns = pos.pieces(them, kPawn);
+  t.pawns = them == kWhite ? Shift<7>(pawns) | Shift<9>(pawns)
+                           : Shift<-7>(pawns) | Shift<-9>(pawns);
+  t.minors = t.pawns | attacks(kKnight) | attacks(kBishop);
+  t.rooks = t.minors | attacks(kRook);
+  if (params_.history_by_threats())
+    t.history = t.rooks | attacks(kQueen) | attacks(kKing);
+  return t;
 }
 
 int Engine::QuietHistory(const Position& pos, Move m, Bitboard threats,
@@ -538,7 +577,8 @@ int Engine::Quiescence(const Position& pos, int alpha, int beta, int ply) {
     GenerateLegal<GenMode::kNoisy>(pos, moves);
   }
   int scores[256];
-  ScoreMoves(pos, moves, tt_move, ply, in_check ? ThreatsFor(pos) : 0, scores);
+  ScoreMoves(pos, moves, tt_move, ply, in_check ? ThreatsFor(pos) : Threats(),
+             scores);
   for (size_t i = 0; i < moves.size(); ++i) {
     PickNext(moves, scores, i);
     if (use_tt) tt_->Prefetch(pos.KeyAfter(moves[i]));
@@ -700,7 +740,7 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
 
   MoveList moves = MovesAt(pos, ply);
   if (moves.empty()) return in_check ? -kMateScore + ply : 0;
-  const Bitboard threats = ThreatsFor(pos);
+  const Threats threats = ThreatsFor(pos);
   int scores[256];
   ScoreMoves(pos, moves, tt_move, ply, threats, scores);
   if (params_.internal_iterative_reduction() && tt_move.is_none() &&
@@ -853,8 +893,8 @@ int Engine::AlphaBeta(const Position& pos, int alpha, int beta, int depth,
         UpdatePv(ply, m);
         if (score >= beta) {
           if (quiet)
-            UpdateQuietStats(pos, threats, m, quiets_tried, quiet_count, depth,
-                             ply);
+            UpdateQuietStats(pos, threats.history, m, quiets_tried, quiet_count,
+                             depth, ply);
           break;
         }
       }

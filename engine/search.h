@@ -170,9 +170,15 @@ class Engine {
     path_pieces_[ply] = pos.piece_on(m.from());
   }
   int SearchRoot(const Position& pos, int depth, int previous_score);
-  // `threats`: ThreatsFor(pos), for the quiet moves' history.
+  // The squares the side not to move attacks with its pawns; with its pawns
+  // and minor pieces; with those and its rooks (order_threat_escapes); with
+  // every piece (history_by_threats). Zero where no switch asks for them.
+  struct Threats {
+    Bitboard pawns = 0, minors = 0, rooks = 0, history = 0;
+  };
+  // `threats`: ThreatsFor(pos), for the quiet moves' order.
   void ScoreMoves(const Position& pos, const MoveList& moves, Move tt_move,
-                  int ply, Bitboard threats, int* scores) const;
+                  int ply, const Threats& threats, int* scores) const;
   // Whether ScoreMoves scores a capture that loses material below 0 (and
   // every other capture above).
   bool OrdersBySee() const {
@@ -219,9 +225,7 @@ class Engine {
   // A quiet move's history plus its continuation history from `rows`.
   int QuietHistory(const Position& pos, Move m, Bitboard threats,
                    const ContinuationRows& rows) const;
-  // The squares the side not to move attacks, where history_by_threats asks
-  // for them; 0 otherwise.
-  Bitboard ThreatsFor(const Position& pos) const;
+  Threats ThreatsFor(const Position& pos) const;
   void UpdateQuietStats(const Position& pos, Bitboard threats, Move best,
                         const Move* tried, int tried_count, int depth, int ply);
   void UpdatePv(int ply, Move m);
