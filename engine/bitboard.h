@@ -53,6 +53,11 @@ constexpr Bitboard Shift(Bitboard b) {
   if constexpr (kDelta == 16) return b << 16;
   if constexpr (kDelta == -16) return b >> 16;
 }
+// Every square the pawns `pawns` of colour `c` attack.
+constexpr Bitboard PawnAttacksOf(Color c, Bitboard pawns) {
+  return c == kWhite ? Shift<7>(pawns) | Shift<9>(pawns)
+                     : Shift<-7>(pawns) | Shift<-9>(pawns);
+}
 
 struct Magic {
   Bitboard mask;

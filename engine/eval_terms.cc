@@ -104,11 +104,6 @@ constexpr auto kAheadOf = [] {
 }();
 Bitboard AheadOf(Color c, int rank) { return kAheadOf[c][rank - kMinRank]; }
 
-Bitboard PawnAttacksOf(Color c, Bitboard pawns) {
-  return c == kWhite ? Shift<7>(pawns) | Shift<9>(pawns)
-                     : Shift<-7>(pawns) | Shift<-9>(pawns);
-}
-
 template <PieceType kType>
 Bitboard Attacks(Square s, Bitboard occupied) {
   if constexpr (kType == kKnight) return KnightAttacks(s);

@@ -488,9 +488,7 @@ Engine::Threats Engine::ThreatsFor(const Position& pos) const {
       squares |= AttacksOf(type, PopLowest(b), occupied);
     return squares;
   };
-  const Bitboard pawns = pos.pieces(them, kPawn);
-  t.pawns = them == kWhite ? Shift<7>(pawns) | Shift<9>(pawns)
-                           : Shift<-7>(pawns) | Shift<-9>(pawns);
+  t.pawns = PawnAttacksOf(them, pos.pieces(them, kPawn));
   t.minors = t.pawns | attacks(kKnight) | attacks(kBishop);
   t.rooks = t.minors | attacks(kRook);
   if (params_.history_by_threats())
